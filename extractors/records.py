@@ -1,0 +1,50 @@
+"""Typed boundaries between the steps: what the readers produce and what extraction produces."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PaperRecord:
+    """One paper as read from a listing.
+
+    ``authors`` are the names as printed, in order; ``authors_truncated`` is true where the
+    listing cut the list ("等", "et al."). ``source`` is the file the record came from and
+    ``index`` its 0-based position among that file's records; ``line`` its first line.
+    """
+
+    abstract: str
+    source: str
+    index: int
+    line: int = 0
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    authors_truncated: bool = False
+    area: str | None = None
+    external_id: str | None = None
+    venue: str | None = None
+    year: int | None = None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One entity mention found in an abstract, with its evidence.
+
+    ``type`` is one of Method, Dataset, Benchmark, Task, Metric, Concept; ``canonical`` is
+    the name the graph should key it by; ``role`` is "proposed" or "used"; ``start``/``end``
+    are character offsets into the abstract (``abstract[start:end] == text``);
+    ``sentence`` is the sentence it occurs in; ``rule`` names the rule that fired and
+    ``score`` is its confidence in [0, 1]. ``long_form`` is the expansion of an acronym
+    when the abstract defines one; ``aliases`` are other surface forms of the entity.
+    """
+
+    type: str
+    text: str
+    canonical: str
+    start: int
+    end: int
+    sentence: str
+    rule: str
+    score: float
+    role: str = "used"
+    long_form: str | None = None
+    aliases: tuple[str, ...] = field(default=())
