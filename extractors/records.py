@@ -34,7 +34,8 @@ class Mention:
     are character offsets into the abstract (``abstract[start:end] == text``);
     ``sentence`` is the sentence it occurs in; ``rule`` names the rule that fired and
     ``score`` is its confidence in [0, 1]. ``long_form`` is the expansion of an acronym
-    when the abstract defines one; ``aliases`` are other surface forms of the entity.
+    when the abstract defines one; ``aliases`` are other surface forms of the entity;
+    ``part_of`` names the canonical benchmarks a dataset belongs to (MNLI -> GLUE).
     """
 
     type: str
@@ -48,3 +49,4 @@ class Mention:
     role: str = "used"
     long_form: str | None = None
     aliases: tuple[str, ...] = field(default=())
+    part_of: tuple[str, ...] = field(default=())
