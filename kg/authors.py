@@ -25,6 +25,8 @@ def author_key(name):
 
 
 def _readable_word(word):
+    if not word.isupper():
+        return word
     letters = [c for c in word if c.isalpha()]
     if len(letters) >= 2 and all(c.isupper() for c in letters) and word not in _ROMAN:
         return re.sub(r"[^\W\d_]+", lambda m: m.group(0).capitalize(), word)

@@ -96,3 +96,27 @@ def test_no_progress_bar_when_not_a_terminal(tmp_path, seed_files):
     proc = subprocess.run([sys.executable, "-m", "kg.cli", "build", *seed_files, "-o",
                            str(tmp_path / "g.kg")], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_progress_bar_on_a_terminal(tmp_path, seed_files):
+    import os
+    import pty
+    import subprocess
+    import sys
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "build", *seed_files, "-o",
+                             str(tmp_path / "g.kg")], stdout=subprocess.DEVNULL,
+                            stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    assert proc.wait() == 0
+    text = b"".join(chunks).decode()
+    assert "extracting" in text and "180/180" in text

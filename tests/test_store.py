@@ -89,3 +89,17 @@ def test_foreign_or_damaged_files_are_refused(tmp_path, content, message):
 def test_missing_file(tmp_path):
     with pytest.raises(GraphFileError, match="no such graph file"):
         load_graph(tmp_path / "none.kg")
+
+
+def test_data_to_graph_matches_networkx_construction(seed_graph):
+    import networkx as nx
+    data = store.graph_to_data(seed_graph)
+    fast = store.data_to_graph(data)
+    slow = nx.MultiDiGraph(**data["graph"])
+    slow.add_nodes_from(data["nodes"])
+    slow.add_edges_from(data["edges"])
+    assert nx.utils.graphs_equal(fast, slow)
+    assert list(fast.pred["author:julia kempe"]) == list(slow.pred["author:julia kempe"])
+    u, v, k = next(iter(fast.edges(keys=True)))
+    fast.remove_edge(u, v, k)  # the structure stays consistent under mutation
+    assert (u, v, k) not in fast.edges and u in fast and v in fast
