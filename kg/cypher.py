@@ -123,11 +123,11 @@ class EmbeddedEngine:
                 shutil.rmtree(self.workdir, ignore_errors=True)
                 raise KgError(f"the embedded Cypher engine did not start: {log}")
             if os.path.exists(socket):
-                self.db = falkordb.FalkorDB(unix_socket_path=socket)
                 try:
+                    self.db = falkordb.FalkorDB(unix_socket_path=socket)
                     self.db.connection.ping()
                     break
-                except Exception:  # still loading the saved database
+                except Exception:  # still loading the saved database, or failing to
                     pass
             if time.monotonic() > deadline:
                 self.process.kill()

@@ -413,7 +413,8 @@ def example_graph():
             variants = sorted(printed.split("|"))
             name = printed.split("|")[-1]
             author = f"author:{name.casefold()}"
-            G.add_node(author, kind=AUTHOR, name=name, variants=variants)
+            known = G.nodes[author]["variants"] if author in G else []
+            G.add_node(author, kind=AUTHOR, name=name, variants=sorted({*known, *variants}))
             G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
         for rel, entity, sentence in mentions:
             start = abstract.index(sentence)
