@@ -128,3 +128,14 @@ def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():
     assert author_key("Ada Lovelace") not in G and author_key("Alan Turing") in G
     assert "area:a-b" not in G and G.nodes["paper:p1"]["area"] is None
     assert G.nodes["paper:p1"]["hash"] == S.content_hash(new.abstract)
+
+
+def test_shipped_samples_build():
+    from pathlib import Path
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    G, report = build_graph([samples])
+    assert report.problems == []
+    assert (report.records, report.new_papers, report.duplicates) == (46, 44, 2)
+    okonkwo = G.nodes[author_key("Marta Okonkwo")]
+    assert okonkwo["variants"] == ["MARTA OKONKWO", "Marta Okonkwo"]
+    assert okonkwo["name"] == "Marta Okonkwo"
