@@ -56,8 +56,8 @@ def test_same_abstract_in_two_files_is_one_paper_with_both_sources():
     to_extract, report = plan_records(G, [
         record(source="daily.txt", index=3),
         record(source="conf.txt", index=0, authors=("Ada Lovelace",), area="Theory · X"),
-        record(abstract="  We train a small model on CIFAR-10.\nIt reaches good accuracy. ",
-               source="conf.txt", index=1),
+        record(abstract="We train a small model on CIFAR-10. It reaches good accuracy.",
+               source="conf.txt", index=1, external_id="other-id"),
     ])
     paper = S.paper_key(ABSTRACT)
     assert list(G.nodes) .count(paper) == 1 and len(to_extract) == 1
@@ -128,3 +128,14 @@ def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():
     assert author_key("Ada Lovelace") not in G and author_key("Alan Turing") in G
     assert "area:a-b" not in G and G.nodes["paper:p1"]["area"] is None
     assert G.nodes["paper:p1"]["hash"] == S.content_hash(new.abstract)
+
+
+def test_shipped_samples_build():
+    from pathlib import Path
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    G, report = build_graph([samples])
+    assert report.problems == []
+    assert (report.records, report.new_papers, report.duplicates) == (46, 44, 2)
+    okonkwo = G.nodes[author_key("Marta Okonkwo")]
+    assert okonkwo["variants"] == ["MARTA OKONKWO", "Marta Okonkwo"]
+    assert okonkwo["name"] == "Marta Okonkwo"

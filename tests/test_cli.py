@@ -99,11 +99,15 @@ def test_no_progress_bar_when_not_a_terminal(tmp_path, seed_files):
 
 
 def test_progress_bar_on_a_terminal(tmp_path, seed_files):
+    import fcntl
     import os
     import pty
+    import struct
     import subprocess
     import sys
+    import termios
     leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "build", *seed_files, "-o",
                              str(tmp_path / "g.kg")], stdout=subprocess.DEVNULL,
                             stderr=follower)
