@@ -185,6 +185,27 @@ def parse_assignments(pairs):
     return given
 
 
+def parse_values(pairs):
+    """{name: value} from ``["k=v", ...]`` for ad-hoc Cypher: JSON values, else strings.
+
+    >>> parse_values(["n=3", "name=Julia Kempe", 'keys=["a", "b"]', "flag=true"])
+    {'n': 3, 'name': 'Julia Kempe', 'keys': ['a', 'b'], 'flag': True}
+    """
+    values = {}
+    for name, text in parse_assignments(pairs).items():
+        try:
+            values[name] = json.loads(text)
+        except ValueError:
+            values[name] = text
+    return values
+
+
+def render(rows, fmt="table"):
+    """Rows as text in one of FORMATS (table, json, csv), ending with a newline."""
+    text = FORMATS[fmt](rows)
+    return text if text.endswith("\n") else text + "\n"
+
+
 # ------------------------------------------------------------------------------ formatting
 
 def _cell(value):

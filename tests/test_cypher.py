@@ -224,3 +224,32 @@ def test_no_engine_outlives_its_process(graph_file, ending):
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+
+
+def test_cli_cypher(graph_file, capsys):
+    from kg.cli import main
+    argv = ["cypher", "MATCH (a:Author {key: $k})-[:AUTHORED]->(p:Paper) RETURN p.title AS t "
+            "ORDER BY t", "--param", "k=author:julia kempe", "-g", str(graph_file)]
+    assert main(argv + ["--csv"]) == 0
+    assert capsys.readouterr().out == "t\nBandits Again\nQuantum Walks\nSharper Bounds\n"
+    assert main(["cypher", "RETURN $n + 1 AS m, $s AS s", "--param", "n=41", "--param",
+                 "s=x y", "-g", str(graph_file), "--json"]) == 0
+    assert capsys.readouterr().out == '[\n  {"m": 42, "s": "x y"}\n]\n'
+
+
+def test_cli_cypher_refuses_writes_and_leaves_the_graph(graph_file, capsys):
+    from kg.cli import main
+    before = digest(graph_file)
+    assert main(["cypher", "MATCH (n) DETACH DELETE n", "-g", str(graph_file)]) == 1
+    assert "read-only" in capsys.readouterr().err
+    assert main(["cypher", "MATCH (n) RETURN count(n) AS n", "-g", str(graph_file)]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "21"
+    assert digest(graph_file) == before
+
+
+def test_cli_cypher_bad_query(graph_file, capsys):
+    from kg.cli import main
+    assert main(["cypher", "MATCH (n RETURN n", "-g", str(graph_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error: the embedded Cypher engine (FalkorDB) cannot run") and \
+        err.count("\n") == 1

@@ -207,3 +207,55 @@ def test_format_json_and_csv():
 
 def test_query_dir_is_in_the_repo():
     assert QUERY_DIR.name == "queries" and len(list(QUERY_DIR.glob("*.cypher"))) == 10
+
+
+# ------------------------------------------------------------------------------- kg query
+
+@pytest.fixture(scope="module")
+def graph_file(tmp_path_factory):
+    from kg.store import save_graph
+    path = tmp_path_factory.mktemp("graph") / "g.kg"
+    save_graph(example_graph(), path)
+    return str(path)
+
+
+def test_cli_query_table(graph_file, capsys):
+    from kg.cli import main
+    assert main(["query", "coauthors", "--param", "author=julia kempe", "-g", graph_file]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["coauthor", "key", "shared", "papers"]
+    assert lines[2].startswith("Rémi Munos") and lines[-1] == "(2 rows)"
+
+
+def test_cli_query_json_and_csv(graph_file, capsys):
+    import json
+    from kg.cli import main
+    assert main(["query", "methods_on", "--param", "dataset=GLUE", "--param",
+                 "include_parts=true", "-g", graph_file, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows == traverse.methods_on(example_graph(), "GLUE", include_parts=True)
+    assert main(["query", "top_collaborators", "--param", "limit=1", "-g", graph_file,
+                 "--csv"]) == 0
+    assert capsys.readouterr().out == "author,key,coauthors,papers\nRémi Munos,author:rémi munos,3,3\n"
+
+
+def test_cli_query_list(capsys):
+    from kg.cli import main
+    assert main(["query", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "coauthors_within author=<Author> [hops=2]" in out
+    assert out.count("\n    ") == 10
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["query", "coauthors", "--param", "author=Julia Kemp"], "did you mean: Julia Kempe?"),
+    (["query", "coauthor"], "no query named 'coauthor'; did you mean: coauthors"),
+    (["query", "coauthors"], "needs --param author="),
+    (["query", "coauthors_within", "--param", "author=Ada Lovelace", "--param", "hops=9"],
+     "must be in 1..3"),
+])
+def test_cli_query_errors_are_one_line(graph_file, capsys, argv, message):
+    from kg.cli import main
+    assert main(argv + ["-g", graph_file]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error: ") and message in err and err.count("\n") == 1
