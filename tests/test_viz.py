@@ -9,7 +9,8 @@ import networkx as nx
 import pytest
 
 from kg import schema
-from kg.viz import standard_views, views, write_views
+from kg.errors import NotFound
+from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
 from kg.viz.text import display_name, edge_tooltip, node_tooltip
 
@@ -201,8 +202,61 @@ def test_method_dataset_whole_and_centred():
     assert {(e.source, e.target, e.weight) for e in whole.edges} == {
         ("method:grpo", "dataset:gsm8k", 1), ("method:ppo", "dataset:gsm8k", 2), ("method:ppo", "dataset:math", 1)
     }
-    centred = views.method_dataset(G, centre="dataset:math")
-    assert (centred.name, centred.nodes, centred.highlight) == ("dataset-math", ("method:ppo", "dataset:math"), ("dataset:math",))
+    tooltips = {(e.source, e.target): e.tooltip for e in whole.edges}
+    assert tooltips["method:ppo", "dataset:gsm8k"] == (
+        "PPO applied to GSM8K in 2 papers: GRPO; paper:bbbbbbbbbbbb\nEvidence: It beats PPO on GSM8K."
+    )
+
+
+def test_method_and_dataset_pages_centre_on_their_node():
+    G = small_graph()
+    ppo = views.method_page(G, "method:ppo")
+    assert (ppo.name, ppo.highlight) == ("method-ppo", ("method:ppo",))
+    assert set(ppo.nodes) == {"method:ppo", "dataset:gsm8k", "dataset:math"}
+    assert ppo.title == "Method PPO: where it was applied"
+    math = views.dataset_page(G, "dataset:math")
+    assert (math.name, math.nodes, math.highlight) == ("dataset-math", ("method:ppo", "dataset:math"), ("dataset:math",))
+    assert [(e.source, e.target, e.weight) for e in math.edges] == [("method:ppo", "dataset:math", 1)]
+
+
+def test_author_neighbourhood_follows_depth_and_highlights_author():
+    G = small_graph()
+    add_paper(G, "paper:ffffffffffff", "Far away. Text.", authors=[("author:di-ng", "Di Ng"), ("author:far", "Far Person")])
+    one = views.author_neighbourhood(G, "author:bo-li", depth=1)
+    assert set(one.nodes) == {"author:bo-li", "author:ada-lovelace", "author:cy-wu"}
+    assert one.highlight == ("author:bo-li",) and one.name == "author-bo-li-depth-1"
+    assert one.note.startswith("3 of 3 authors within 1 step of Bo Li, 3 co-author links")
+    two = views.author_neighbourhood(G, "author:bo-li", depth=2)
+    assert set(two.nodes) == {"author:bo-li", "author:ada-lovelace", "author:cy-wu", "author:di-ng"}
+    three = views.author_neighbourhood(G, "author:bo-li", depth=3)
+    assert "author:far" in three.nodes
+
+
+def test_related_papers_shows_shared_concepts_with_evidence():
+    G = small_graph()
+    view = views.related_papers(G, "paper:cccccccccccc")
+    assert set(view.nodes) == {"paper:cccccccccccc", "paper:aaaaaaaaaaaa", "concept:reasoning"}
+    assert sorted((e.source, e.target, e.tooltip) for e in view.edges) == [
+        ("paper:aaaaaaaaaaaa", "concept:reasoning", "MENTIONS: We propose GRPO for reasoning."),
+        ("paper:cccccccccccc", "concept:reasoning", "MENTIONS: A study of reward models for reasoning."),
+    ]
+    assert view.note == "1 of the 1 papers sharing concepts with this one (ranked by IDF-weighted shared concepts) and the 1 concepts they share."
+    view = views.related_papers(G, "paper:aaaaaaaaaaaa", top=1)
+    assert "paper:bbbbbbbbbbbb" in view.nodes and "paper:cccccccccccc" not in view.nodes
+
+
+def test_focus_views_look_names_up_forgivingly():
+    G = small_graph()
+    found = focus_views(G, author="ada lovelace", depth=2, method="ppo", dataset="gsm-8k", paper="GRPO", concept="Reasoning")
+    assert [v.name for v in found] == [
+        "author-ada-lovelace-depth-2", "method-ppo", "dataset-gsm8k", "paper-aaaaaaaaaaaa", "mentions-concept-reasoning"
+    ]
+
+
+def test_write_pages_unknown_name_suggests_and_writes_nothing(tmp_path):
+    with pytest.raises(NotFound, match=r"no author named 'Ada Lovelase'; did you mean: Ada Lovelace\?"):
+        write_pages(small_graph(), tmp_path / "out", author="Ada Lovelase")
+    assert not (tmp_path / "out").exists()
 
 
 def test_concept_papers_shows_mentions_with_evidence():
@@ -302,8 +356,8 @@ def assert_clean(page):
 @needs_chromium
 def test_pages_load_offline_without_errors(browser, tmp_path):
     G = small_graph()
-    page_views = standard_views(G) + [views.concept_papers(G, "concept:reasoning"), views.method_dataset(G, centre="method:ppo")]
-    write_views(G, tmp_path, page_views)
+    page_views = standard_views(G) + focus_views(G, author="Bo Li", method="PPO", dataset="GSM8K", paper="GRPO", concept="reasoning")
+    write_pages(G, tmp_path, author="Bo Li", method="PPO", dataset="GSM8K", paper="GRPO", concept="reasoning")
     for view in page_views:
         page = open_page(browser, tmp_path / f"{view.name}.html")
         assert counts(page) == [len(view.nodes), len(view.edges)], view.name
@@ -335,7 +389,10 @@ def test_search_box_selects_and_focuses_node(browser, tmp_path):
 def test_hostile_text_executes_nothing_and_shows_as_text(browser, tmp_path):
     G = hostile_graph()
     method = next(k for k, kind in G.nodes(data="kind") if kind == schema.METHOD)
-    page_views = standard_views(G) + [views.concept_papers(G, method), views.method_dataset(G, centre=method)]
+    dataset = next(k for k, kind in G.nodes(data="kind") if kind == schema.DATASET)
+    page_views = standard_views(G) + [views.concept_papers(G, method), views.method_page(G, method),
+                                      views.dataset_page(G, dataset), views.related_papers(G, "paper:dddddddddddd"),
+                                      views.author_neighbourhood(G, "author:evil")]
     write_views(G, tmp_path, page_views)
     for path in [tmp_path / "index.html", *(tmp_path / f"{v.name}.html" for v in page_views)]:
         page = browser.new_page()

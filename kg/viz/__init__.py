@@ -10,6 +10,8 @@ from pathlib import Path
 
 import jinja2
 
+from kg import schema
+from kg.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
 
@@ -57,3 +59,31 @@ def write_views(G, out_dir, page_views):
 def standard_views(G, *, top=150):
     """The pages every run writes: overview, co-author network, methods and datasets."""
     return [views.overview(G, top=top), views.coauthor_network(G), views.method_dataset(G)]
+
+
+def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
+    """The pages for the names asked for; each name is looked up forgivingly (``kg.lookup``)."""
+    found = []
+    if author is not None:
+        key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")
+        found.append(views.author_neighbourhood(G, key, depth=depth))
+    if method is not None:
+        found.append(views.method_page(G, find_node(G, method, kinds=(schema.METHOD,), what="method")))
+    if dataset is not None:
+        key = find_node(G, dataset, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark")
+        found.append(views.dataset_page(G, key))
+    if paper is not None:
+        found.append(views.related_papers(G, find_node(G, paper, kinds=(schema.PAPER,), what="paper")))
+    if concept is not None:
+        found.append(views.concept_papers(G, find_node(G, concept, kinds=schema.CONCEPT_KINDS, what="concept")))
+    return found
+
+
+def write_pages(G, out_dir, *, top=150, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
+    """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
+
+    Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
+    is written.
+    """
+    focus = focus_views(G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept)
+    return write_views(G, out_dir, [*standard_views(G, top=top), *focus])

@@ -5,15 +5,16 @@ Nodes are ordered by degree (highest first, ties by key) so a view is the same e
 and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
 """
 
-from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
 
-from kg import schema
+from kg import schema, traverse
 from kg.viz.text import display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
 MAX_NODES = 2000
+#: Related papers on a paper's page, and paper names in a method-dataset edge's tooltip.
+RELATED_PAPERS = 30
+TOOLTIP_PAPERS = 5
 
 
 @dataclass(frozen=True)
@@ -86,20 +87,17 @@ def overview(G, *, top=150):
     return View("overview", "Overview: the most connected nodes", nodes, edges, note)
 
 
-def coauthor_pairs(G, authors=None):
-    """Shared-paper counts of author pairs ``(a, b)`` with ``a < b``, optionally among ``authors``."""
-    pairs = Counter()
-    for paper, kind in G.nodes(data="kind"):
-        if kind != schema.PAPER:
-            continue
-        byline = sorted(a for a in G.predecessors(paper) if G.has_edge(a, paper, schema.AUTHORED))
-        if authors is not None:
-            byline = [a for a in byline if a in authors]
-        pairs.update(combinations(byline, 2))
+def coauthor_pairs(G, authors):
+    """Shared-paper counts of the co-author pairs ``(a, b)``, ``a < b``, among ``authors``."""
+    pairs = {}
+    for a in authors:
+        for row in traverse.coauthors(G, a):
+            if a < row["key"] and row["key"] in authors:
+                pairs[a, row["key"]] = row["shared"]
     return pairs
 
 
-def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES):
+def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, what=""):
     """Authors joined by their shared papers (edge width = shared papers)."""
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
     pairs = coauthor_pairs(G, set(nodes))
@@ -107,7 +105,7 @@ def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES):
         Edge(a, b, n, f"{n} shared paper{'s' if n != 1 else ''}: {display_name(G, a)} and {display_name(G, b)}", arrows="")
         for (a, b), n in sorted(pairs.items())
     )
-    note = f"{len(nodes):,} of {len(authors):,} authors, {len(edges):,} co-author links (edge width = shared papers).{left}"
+    note = f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links (edge width = shared papers).{left}"
     return View(name, title, nodes, edges, note, tuple(highlight))
 
 
@@ -117,32 +115,82 @@ def coauthor_network(G, *, limit=MAX_NODES):
     return coauthor_view(G, "coauthors", "Co-author network", authors, limit=limit)
 
 
-def method_dataset(G, *, centre=None, limit=MAX_NODES):
-    """Methods and the datasets and benchmarks they were applied to (edge width = papers).
+def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
+    """An author (a key) and everyone within ``depth`` co-authorship steps, the author highlighted."""
+    rows = traverse.coauthors_within(G, author, hops=depth)
+    authors = [author, *(row["key"] for row in rows)]
+    steps = f"{depth} step{'s' if depth != 1 else ''}"
+    return coauthor_view(
+        G, schema.slug(author) + f"-depth-{depth}", f"Co-authors of {full_name(G, author)} within {steps}",
+        authors, highlight=(author,), limit=limit, what=f" within {steps} of {full_name(G, author)}",
+    )
 
-    With ``centre`` (a method, dataset or benchmark key) only that node and its partners.
-    """
-    pairs = [(u, v) for u, v, rel in G.edges(keys=True) if rel == schema.APPLIED_TO]
-    if centre is not None:
-        pairs = [(u, v) for u, v in pairs if centre in (u, v)]
-    keys = {k for pair in pairs for k in pair} | ({centre} if centre else set())
-    nodes, left = capped(G, keys, limit=limit, keep=[centre] if centre else ())
-    edges = graph_edges(G, nodes)
-    edges = tuple(e for e in edges if G.has_edge(e.source, e.target, schema.APPLIED_TO))
-    if centre is None:
-        name, title = "methods-datasets", "Methods and the datasets they were applied to"
-    else:
-        name = schema.slug(centre)
-        title = f"{G.nodes[centre]['kind']} {full_name(G, centre)}: applied to"
+
+def applied_edge(row):
+    """A method-dataset edge from a ``kg.traverse`` applied-to row, its papers in the tooltip."""
+    papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (" …" if len(row["papers"]) > TOOLTIP_PAPERS else "")
+    tooltip = f"{row['method']} applied to {row['target']} in {row['count']} paper{'s' if row['count'] != 1 else ''}: {papers}"
+    if row["evidence"]:
+        tooltip += "\nEvidence: " + row["evidence"][0]
+    return Edge(row["method_key"], row["target_key"], row["count"], tooltip)
+
+
+def method_dataset_view(G, name, title, rows, *, centre=None, limit=MAX_NODES):
+    keys = [k for row in rows for k in (row["method_key"], row["target_key"])]
+    nodes, left = capped(G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ())
+    shown = set(nodes)
+    edges = tuple(sorted(
+        (applied_edge(row) for row in rows if row["method_key"] in shown and row["target_key"] in shown),
+        key=lambda e: (e.source, e.target),
+    ))
     note = f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links (edge width = papers).{left}"
     return View(name, title, nodes, edges, note, (centre,) if centre else ())
 
 
+def method_dataset(G, *, limit=MAX_NODES):
+    """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
+    methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
+    rows = [row for m in methods for row in traverse.datasets_of(G, m)]
+    return method_dataset_view(G, "methods-datasets", "Methods and the datasets they were applied to", rows, limit=limit)
+
+
+def method_page(G, method, *, limit=MAX_NODES):
+    """A method (a key) and the datasets and benchmarks it was applied to."""
+    return method_dataset_view(
+        G, schema.slug(method), f"Method {full_name(G, method)}: where it was applied",
+        traverse.datasets_of(G, method), centre=method, limit=limit,
+    )
+
+
+def dataset_page(G, dataset, *, limit=MAX_NODES):
+    """A dataset or benchmark (a key) and the methods applied to it or to its parts."""
+    kind = G.nodes[dataset]["kind"]
+    return method_dataset_view(
+        G, schema.slug(dataset), f"{kind} {full_name(G, dataset)}: methods applied to it",
+        traverse.methods_on(G, dataset, include_parts=True), centre=dataset, limit=limit,
+    )
+
+
 def concept_papers(G, concept, *, limit=MAX_NODES):
-    """A concept (or method, dataset, ...) and the papers that mention it, with the evidence."""
-    papers = [p for p in G.predecessors(concept) if G.nodes[p]["kind"] == schema.PAPER]
+    """A concept (or method, dataset, ...) and the papers that name it, with the evidence."""
+    papers = [row["key"] for row in traverse.papers_with(G, concept)]
     nodes, left = capped(G, [concept, *papers], limit=limit, keep=[concept])
     edges = tuple(e for e in graph_edges(G, nodes) if concept in (e.source, e.target))
     kind = G.nodes[concept]["kind"]
-    note = f"{kind} {display_name(G, concept)} and the {len(papers):,} papers that mention it.{left}"
+    note = f"{kind} {full_name(G, concept)} and the {len(papers):,} papers that name it.{left}"
     return View(f"mentions-{schema.slug(concept)}", f"{kind} {full_name(G, concept)}: its papers", nodes, edges, note, (concept,))
+
+
+def related_papers(G, paper, *, top=RELATED_PAPERS):
+    """A paper, the ``top`` papers sharing the most (IDF-weighted) concepts with it, and the
+    shared concepts, joined by the mention edges that carry the evidence."""
+    rows = traverse.related_papers(G, paper, limit=None)
+    shown = rows[:top]
+    concepts = {row["key"] for other in shown for row in traverse.shared_concepts(G, paper, other["key"])}
+    nodes = tuple(by_degree(G, {paper, *(row["key"] for row in shown), *concepts}))
+    edges = tuple(e for e in graph_edges(G, nodes) if e.target in concepts)
+    note = (
+        f"{len(shown):,} of the {len(rows):,} papers sharing concepts with this one (ranked by "
+        f"IDF-weighted shared concepts) and the {len(concepts):,} concepts they share."
+    )
+    return View(schema.slug(paper), f"Papers sharing concepts with {full_name(G, paper)}", nodes, edges, note, (paper,))
