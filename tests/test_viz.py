@@ -9,7 +9,9 @@ import networkx as nx
 import pytest
 
 from kg import schema
+from kg.cli import main
 from kg.errors import NotFound
+from kg.store import save_graph
 from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
 from kg.viz.text import display_name, edge_tooltip, node_tooltip
@@ -337,9 +339,10 @@ def counts(page):
 
 
 def hover_tooltip(page, node):
-    """Move the mouse onto ``node`` and return the text of the tooltip that appears."""
+    """Zoom in on ``node``, move the mouse onto it and return the text of the tooltip that appears."""
     x, y = page.evaluate(
-        f"""(() => {{ const p = kgNetwork.canvasToDOM(kgNetwork.getPositions([{node!r}])[{node!r}]);
+        f"""(() => {{ kgNetwork.focus({node!r}, {{scale: 2.5, animation: false}});
+        const p = kgNetwork.canvasToDOM(kgNetwork.getPositions([{node!r}])[{node!r}]);
         const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
     )
     page.hover(x - 3, y - 3)
@@ -421,3 +424,35 @@ def test_two_thousand_nodes_render_in_reasonable_time(browser, tmp_path):
     assert counts(page) == [2000, len(view.edges)]
     assert seconds < 90
     assert_clean(page)
+
+
+@needs_chromium
+def test_seed_graph_pages_in_browser_with_screenshot(browser, seed_graph, tmp_path):
+    G = seed_graph
+    paths = write_pages(G, tmp_path, author="Julia Kempe", depth=2)
+    page = open_page(browser, tmp_path / "overview.html")
+    view = views.overview(G)
+    assert counts(page) == [len(view.nodes), len(view.edges)] and len(view.nodes) == 150
+    page.evaluate("kgNetwork.fit()")
+    page.screenshot(ARTIFACTS / "overview-seed.png")
+    top = view.nodes[0]
+    assert hover_tooltip(page, top) == node_tooltip(G, top)
+    assert_clean(page)
+    page = open_page(browser, tmp_path / "author-julia-kempe-depth-2.html")
+    assert hover_tooltip(page, "author:julia kempe") == "Julia Kempe\nAuthor of 3 papers"
+    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:julia kempe"]
+    assert_clean(page)
+    assert len(paths) == 5
+
+
+def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
+    graph = tmp_path / "small.kg"
+    save_graph(small_graph(), graph)
+    assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "pages"), "--top", "5", "--method", "ppo"]) == 0
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == [
+        "coauthors.html", "index.html", "method-ppo.html", "methods-datasets.html", "overview.html"
+    ]
+    assert "Showing 5 of 13 nodes" in (tmp_path / "pages" / "overview.html").read_text()
+    assert capsys.readouterr().out == f"Wrote 5 pages; open {tmp_path / 'pages' / 'index.html'}\n"
+    assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "more"), "--dataset", "imagenet"]) == 1
+    assert capsys.readouterr().err == "kg: error: no dataset or benchmark named 'imagenet'\n"
