@@ -61,7 +61,7 @@ def capped(G, keys, *, limit, keep=()):
     if not left:
         return tuple(by_degree(G, shown)), ""
     top_left = max(G.degree(k) for k in left)
-    note = f" Left out {len(left):,} nodes with {top_left} or fewer connections (the page holds at most {limit:,})."
+    note = f" Left out {len(left):,} nodes of degree {top_left} or lower (a page holds at most {limit:,})."
     return tuple(by_degree(G, shown)), note
 
 
