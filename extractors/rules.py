@@ -1,0 +1,284 @@
+"""Context rules that find names the lexicon does not know, as pure functions over strings.
+
+Each rule returns ``(start, end, type, rule)`` candidates with character offsets into the
+text it was given; the pipeline shifts them to abstract offsets, types them and picks
+among overlapping candidates.
+"""
+
+import re
+
+#: Words that say a name before or after them is a dataset or a benchmark.
+DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
+                 "collection"}
+BENCHMARK_HEADS = {"benchmark", "benchmarks", "suite", "leaderboard", "testbed", "arena",
+                   "challenge"}
+METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", "metric",
+                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss"}
+#: Head nouns of task phrases ("out-of-distribution detection").
+TASK_HEADS = {
+    "detection", "estimation", "recognition", "classification", "segmentation",
+    "generation", "prediction", "forecasting", "clustering", "pruning", "retrieval",
+    "translation", "answering", "summarization", "understanding", "parsing", "tagging",
+    "localization", "tracking", "reconstruction", "synthesis", "completion", "captioning",
+    "grounding", "extraction", "linking", "reasoning", "discovery", "mining",
+    "recommendation", "verification", "editing", "unlearning", "adaptation",
+    "generalization", "generalisation", "denoising", "inpainting", "compression",
+    "quantification", "identification", "regression", "evaluation", "alignment",
+    "navigation", "manipulation", "planning", "control", "imputation", "matching",
+    "labeling", "labelling", "annotation", "attribution", "interpretability",
+    "explainability", "fairness", "robustness", "privacy", "inference", "learning",
+    "optimization", "optimisation", "mitigation", "decoding", "transfer", "editing",
+    "super-resolution", "deblurring", "restoration", "pose", "estimation", "search",
+    "distillation", "acceleration", "calibration", "selection", "reranking",
+    "re-ranking", "simplification", "paraphrasing", "correction", "diagnosis",
+    "screening", "modeling", "modelling", "coding", "programming", "synthesis",
+    "sampling", "testing", "auditing", "watermarking", "attack", "attacks", "defense",
+    "defence", "jailbreaking", "steering", "communication", "recall", "perception",
+    "recovery", "completion", "exploration", "imitation", "localisation", "counting",
+}
+#: Heads that make a phrase a method rather than a task.
+METHOD_HEADS = {
+    "model", "models", "network", "networks", "net", "nets", "algorithm", "algorithms",
+    "method", "methods", "framework", "architecture", "transformer", "transformers",
+    "attention", "regularization", "regularisation", "descent", "machine", "machines",
+    "encoder", "decoder", "autoencoder", "optimizer", "policy", "mechanism", "module",
+    "strategy", "procedure", "scheme", "approach", "technique", "prompting", "tuning",
+    "fine-tuning", "finetuning", "training", "pretraining", "pre-training", "embedding",
+    "embeddings", "estimator", "sampler", "solver", "agent", "pipeline", "process",
+    "system", "kernel", "layer", "layers", "head", "heads", "adapter", "adapters",
+    "augmentation", "dropout", "normalization", "normalisation", "search", "optimization",
+    "optimisation", "programming", "regression", "classifier", "objective", "loss",
+    "gradient", "gradients", "surgery", "solver", "iteration", "analysis", "test",
+    "sketch", "sketching", "quantization", "propagation", "aggregation", "averaging",
+    "distillation", "decomposition", "factorization", "learning", "ensemble", "ensembles",
+}
+_TASK_MODIFIER_STOP = {
+    "a", "an", "the", "this", "that", "these", "those", "our", "their", "its", "of", "for",
+    "in", "on", "to", "and", "or", "with", "by", "from", "as", "at", "via", "is", "are",
+    "be", "we", "it", "which", "such", "novel", "new", "existing", "standard", "various",
+    "different", "many", "several", "downstream", "challenging", "effective", "efficient",
+    "improved", "improving", "improve", "better", "strong", "stronger", "accurate",
+    "typical", "popular", "common", "current", "recent", "prior", "previous", "general",
+    "important", "key", "fundamental", "extensive", "both", "each", "other", "more",
+    "most", "less", "than", "not", "no", "can", "may", "also", "only", "while", "using",
+    "based", "across", "between", "including", "like", "enable", "enables", "enabling",
+    "achieve", "achieves", "achieving", "perform", "performs", "performing", "do",
+    "does", "without", "under", "over", "into", "about", "large", "small", "simple",
+    "proposed", "widely", "used", "well", "known", "same", "first", "second", "all",
+    "any", "some", "two", "three", "one", "high", "low", "quality", "poor", "good",
+    "theoretical", "empirical", "practical", "overall", "final", "further", "then",
+    "where", "when", "how", "what", "why", "has", "have", "had", "was", "were", "been",
+    "being", "there", "here", "show", "shows", "study", "studies", "studying", "task",
+    "tasks", "problem", "problems", "setting", "settings", "existing", "robust",
+    "scalable", "successful", "faster", "slower", "deep", "real-world", "real", "world",
+    "non-trivial", "unified", "powerful", "generalizable", "systematic", "comprehensive",
+    "significant", "superior", "competitive", "reliable", "promising", "principled",
+    "critical", "crucial", "essential", "central", "main", "major", "primary", "specific",
+    "particular", "certain", "such", "given", "underlying", "resulting", "related",
+    "corresponding", "respective", "own", "whole", "entire", "full", "complete", "very",
+    "highly", "often", "still", "yet", "even", "just", "much", "further", "additional",
+    "accurately", "effectively", "efficiently", "jointly", "better", "best",
+}
+_NON_NAMES = {
+    "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
+    "We", "In", "Our", "This", "However", "Moreover", "Furthermore", "Specifically",
+    "Additionally", "Finally", "First", "Second", "Third", "Code", "GitHub", "Github",
+    "PyTorch", "TensorFlow", "JAX", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "TPU",
+    "TPUs", "SOTA", "AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM",
+    "MLLMs", "LVLM", "LVLMs", "LM", "LMs", "DNN", "DNNs", "NN", "NNs", "OOD", "IID",
+    "i.i.d.", "ID", "IDs", "URL", "HTML", "PDF", "JSON", "SQL", "PDE", "PDEs", "ODE",
+    "ODEs", "SDE", "SDEs", "3D", "2D", "1D", "4D", "RGB", "RGB-D", "FLOPs", "FLOP",
+    "MB", "GB", "TB", "ms", "Hz", "kHz", "AUC", "vs", "e.g", "i.e", "cf", "etc", "MDP",
+    "MDPs", "POMDP", "POMDPs", "KL", "ReLU", "COVID-19", "COVID", "SARS-CoV-2", "DNA",
+    "RNA", "MRI", "CT", "EEG", "fMRI", "ECG", "NP", "P", "NP-hard", "NP-complete",
+    "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
+    "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
+    "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
+    "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
+}
+_PROPOSE = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|design|"
+    r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
+    r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
+    r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
+_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+_APPOSITION_START = re.compile(
+    r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
+    r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
+    r"framework|method|model|approach|benchmark|dataset|algorithm|suite|technique|"
+    r"system|metric|tool|library|family|scalable|lightweight|training|plug)")
+_NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
+_WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
+
+
+def is_name_shaped(word):
+    """A word that looks like a coined name: capitals after the first letter, or letters
+    mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but not a generic acronym.
+
+    >>> [is_name_shaped(w) for w in ("OrderDP", "CG2A", "Transformer", "LLMs", "x2")]
+    [True, True, False, False, False]
+    """
+    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
+        return False
+    letters = sum(c.isalpha() for c in word)
+    upper_inside = any(c.isupper() for c in word[1:])
+    digits = any(c.isdigit() for c in word)
+    if letters < 2:
+        return False
+    if word[0].islower() and not upper_inside:
+        return False
+    if word.rstrip("s") in _NON_NAMES:
+        return False
+    return upper_inside or (digits and word[0].isupper())
+
+
+def proposal_spans(sentence):
+    """Names a sentence introduces as the paper's own: after "we propose/introduce/..." or
+    "called/named X", or "X, a novel framework ..." at the start.
+
+    >>> s = "We propose OrderDP, a two-stage method."
+    >>> [s[a:b] for a, b in proposal_spans(s)]
+    ['OrderDP']
+    >>> s = "HyFair, a new fairness verifier, is fast."
+    >>> [s[a:b] for a, b in proposal_spans(s)]
+    ['HyFair']
+    """
+    spans = []
+    m = _APPOSITION_START.match(sentence)
+    if m:
+        spans.append(m.span(1))
+    for trigger in (_PROPOSE, _NAMING):
+        for m in trigger.finditer(sentence):
+            clause_end = _clause_end(sentence, m.end())
+            for t in _NAME_TOKEN.finditer(sentence, m.end(), clause_end):
+                word = t.group(0).rstrip(".")
+                if is_name_shaped(word) or (trigger is _NAMING and word[:1].isupper()
+                                            and word not in _NON_NAMES):
+                    spans.append((t.start(), t.start() + len(word)))
+                    break
+    return sorted(set(spans))
+
+
+def _clause_end(sentence, start):
+    """End of the clause that starts at ``start``: the next ';' or the sentence end."""
+    end = sentence.find(";", start)
+    return len(sentence) if end < 0 else end
+
+
+def is_proposal_context(sentence, start):
+    """Whether offset ``start`` follows a "we propose/introduce ..." trigger in its clause.
+
+    >>> s = "We introduce X and use Y."
+    >>> is_proposal_context(s, s.index("X")), is_proposal_context(s, 0)
+    (True, False)
+    """
+    for m in _PROPOSE.finditer(sentence, 0, start + 1):
+        if m.end() <= start:
+            between = sentence[m.end():start]
+            if ";" not in between and not re.search(
+                    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|"
+                    r"than|compared|such as|including|like|existing|standard|prior|"
+                    r"previous|popular|baselines?)\b", between):
+                return True
+    return bool(_APPOSITION_START.match(sentence)) and start == _APPOSITION_START.match(
+        sentence).start(1)
+
+
+def headed_name_spans(sentence):
+    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark".
+
+    >>> s = "We evaluate on the FooQA benchmark and the Bar-10 dataset."
+    >>> [(s[a:b], t) for a, b, t in headed_name_spans(s)]
+    [('FooQA', 'Benchmark'), ('Bar-10', 'Dataset')]
+    """
+    found = []
+    for m in _NAME_TOKEN.finditer(sentence):
+        word = m.group(0)
+        after = sentence[m.end():m.end() + 12].lstrip(" ").lower()
+        head = after.split(" ")[0].strip(",.;:)") if after else ""
+        kind = ("Benchmark" if head in BENCHMARK_HEADS else
+                "Dataset" if head in DATASET_HEADS else None)
+        if kind and (is_name_shaped(word) or (word[0].isupper() and word not in _NON_NAMES
+                                              and m.start() > 0)):
+            found.append((m.start(), m.end(), kind))
+    return found
+
+
+def phrase_type(phrase):
+    """Type of an unknown named phrase (an acronym's long form) from its head word.
+
+    >>> phrase_type("Margin-aware Predictive Uncertainty"), phrase_type("off-policy evaluation")
+    ('Method', 'Task')
+    >>> phrase_type("The Inherent Disagreement - 8 dataset"), phrase_type("Attack Success Rate")
+    ('Dataset', 'Metric')
+    """
+    words = phrase.replace("–", "-").split()
+    head = words[-1].lower().strip(".,") if words else ""
+    if head in DATASET_HEADS:
+        return "Dataset"
+    if head in BENCHMARK_HEADS:
+        return "Benchmark"
+    if head in METRIC_HEADS and head not in ("loss",):
+        return "Metric"
+    titled = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
+    singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    if head in TASK_HEADS and not titled:
+        return "Task"
+    if head in METHOD_HEADS or singular in METHOD_HEADS or titled:
+        return "Method"
+    if head in TASK_HEADS or singular in TASK_HEADS:
+        return "Task"
+    return "Concept"
+
+
+def task_spans(sentence):
+    """Task phrases: up to three modifiers before a task head ("multi-view clustering"),
+    and "the X task/problem".
+
+    >>> s = "We study out-of-distribution detection and the delayed serial recall task."
+    >>> [s[a:b] for a, b in task_spans(s)]
+    ['out-of-distribution detection', 'delayed serial recall']
+    """
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence)]
+    found = []
+    for i, (word, start, end) in enumerate(words):
+        low = word.lower()
+        if low in TASK_HEADS:
+            first = _modifiers_start(sentence, words, i)
+            if first < i:
+                found.append((words[first][1], end))
+        elif low in ("task", "tasks", "problem", "problems") and i > 0:
+            first = _modifiers_start(sentence, words, i - 1, lead=True)
+            if first < i - 1 or (first == i - 1 and words[i - 1][0].lower() in TASK_HEADS):
+                found.append((words[first][1], words[i - 1][2]))
+    return _outermost(found)
+
+
+def _modifiers_start(sentence, words, head, *, lead=False):
+    """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
+    joined by single spaces, none a stop word)."""
+    first = head if not lead else head
+    if lead and words[head][0].lower() in _TASK_MODIFIER_STOP:
+        return head + 1
+    j = head - 1
+    while j >= 0 and head - j <= 3:
+        word = words[j][0]
+        gap = sentence[words[j][2]:words[j + 1][1]]
+        if gap != " " or word.lower() in _TASK_MODIFIER_STOP or word.lower().endswith("ly"):
+            break
+        if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
+            break
+        first = j
+        j -= 1
+    return first
+
+
+def _outermost(spans):
+    spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
+    kept = []
+    for s in spans:
+        if kept and s[0] < kept[-1][1]:
+            continue
+        kept.append(s)
+    return kept
