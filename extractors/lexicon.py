@@ -6,7 +6,8 @@ Each line of ``extractors/data/lexicon.jsonl`` is one entry::
      "aliases": ["MultiNLI", "Multi-Genre Natural Language Inference"], "part_of": ["GLUE"]}
 
 ``type`` is an entity type, or ``Ignore`` for generic names the rules must not turn into
-entities (LLM, GPU). ``family`` marks model families whose versioned and sized names
+entities (LLM, GPU). ``cased`` entries match only with their case (names that are also ordinary words);
+``family`` marks model families whose versioned and sized names
 (Llama-3-8B, ViT-B/16) are recognised by the model-name rule.
 """
 
@@ -30,6 +31,7 @@ class Entry:
     aliases: tuple[str, ...] = ()
     part_of: tuple[str, ...] = ()
     family: bool = False
+    cased: bool = False
 
     @property
     def names(self):
@@ -88,11 +90,11 @@ def parse_entry(obj, where):
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
                                                   for v in value):
             raise ValueError(f"{where}: {name} must be a list of names")
-    unknown = set(obj) - {"canonical", "type", "aliases", "part_of", "family"}
+    unknown = set(obj) - {"canonical", "type", "aliases", "part_of", "family", "cased"}
     if unknown:
         raise ValueError(f"{where}: unknown fields {', '.join(sorted(unknown))}")
     return Entry(canonical, kind, tuple(a for a in aliases if a != canonical),
-                 tuple(part_of), bool(obj.get("family", False)))
+                 tuple(part_of), bool(obj.get("family", False)), bool(obj.get("cased", False)))
 
 
 def load_lexicon(path=LEXICON_PATH):
@@ -139,7 +141,7 @@ def phrase_patterns(lexicon):
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}
             for variant in variants:
-                target = cased if is_cased(variant) else lower
+                target = cased if entry.cased or is_cased(variant) else lower
                 key = (variant if target is cased else variant.lower(), target is cased)
                 if key in seen:
                     continue
