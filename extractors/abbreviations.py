@@ -8,7 +8,9 @@ import re
 from dataclasses import dataclass
 
 _PAREN = re.compile(r"\(([^()]{1,20})\)")
+_REVERSED = re.compile(r"(?<![\w-])([A-Z][\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
 _WORD = re.compile(r"\S+")
+_MARKUP = re.compile(r"(?:\\[a-zA-Z]+\{|[$*_{\"“‘'`]+)+")
 _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
 _LEADING_JUNK = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "novel",
                  "new", "so-called", "called", "named", "termed", "dubbed", "of", "and", "or",
@@ -88,6 +90,12 @@ def find_abbreviations(text):
     [('Off-policy evaluation', 'OPE'), ('Group Relative Policy Optimization', 'GRPO')]
     """
     found = []
+    for m in _REVERSED.finditer(text):
+        short, inner = m.group(1), m.group(2)
+        words = inner.split()
+        if is_short_form(short) and len(words) > 2 and best_long_form(short, words) == 0 \
+                and _covers(short, inner):
+            found.append(Abbreviation(short, m.start(1), inner, m.start(2)))
     for m in _PAREN.finditer(text):
         short = m.group(1).strip()
         if ";" in short or "," in short:
@@ -101,6 +109,9 @@ def find_abbreviations(text):
         limit = min(len(short) + 5, len(short) * 2)
         window = words[-limit:]
         index = best_long_form(short, [w for w, _ in window])
+        if index is None and any(c.isdigit() for c in short):
+            index = best_long_form("".join(c for c in short if not c.isdigit()),
+                                   [w for w, _ in window])
         if index is None:
             continue
         first = next(c for c in short if c.isalnum()).lower()
@@ -127,8 +138,16 @@ def _words_before(text, paren):
     else:
         offset = 0
     clause = text[offset:paren]
-    words = [(m.group(0).strip(",.;:"), offset + m.start()) for m in _WORD.finditer(clause)]
-    return [(w, s) for w, s in words if w and w not in _STOP_BEFORE]
+    words = []
+    for m in _WORD.finditer(clause):
+        word, start = m.group(0), offset + m.start()
+        markup = _MARKUP.match(word)
+        if markup:
+            word, start = word[markup.end():], start + markup.end()
+        word = word.strip(",.;:")
+        if word and word not in _STOP_BEFORE:
+            words.append((word, start))
+    return words
 
 
 def _covers(short, long):

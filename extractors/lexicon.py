@@ -123,14 +123,18 @@ def load_lexicon(path=LEXICON_PATH):
 
 
 def is_cased(name):
-    """Whether a name must match with its case: all-capital names (MATH, PAIR, ARC) would
-    otherwise match ordinary words.
+    """Whether a name must match with its case: all-capital names (MATH, PAIR, BEHAVIOR)
+    and short names with inner capitals (ZeRO, mAP) would otherwise match ordinary words.
 
-    >>> is_cased("MATH"), is_cased("ImageNet"), is_cased("k-means")
-    (True, False, False)
+    >>> is_cased("MATH"), is_cased("ZeRO"), is_cased("ImageNet"), is_cased("k-means")
+    (True, True, False, False)
     """
     letters = [c for c in name if c.isalpha()]
-    return bool(letters) and all(c.isupper() for c in letters) and len(letters) <= 6
+    if not letters:
+        return False
+    if all(c.isupper() for c in letters):
+        return True
+    return any(c.isupper() for c in letters[1:]) and len(letters) <= 6
 
 
 def phrase_patterns(lexicon):

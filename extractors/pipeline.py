@@ -29,11 +29,12 @@ BATCH_SIZE = 256
 RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
-    "acronym-use": 0.85,
+    "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
-             "headed-name": 3, "proposal": 3, "acronym-use": 4, "task-phrase": 5}
+             "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
+             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
@@ -117,11 +118,13 @@ def find_mentions(doc, lexicon, model_version):
                                      known.canonical if known else name, "model-version",
                                      entry=known))
     for span in doc.spans[SPANS_KEY]:
+        if _embedded(text, span.start_char, span.end_char):
+            continue
         entry = lexicon.entries[span.id_]
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
     for i, s_start in enumerate(sent_starts):
-        sentence = text[s_start:sent_ends[i]]
+        sentence = rules.mask_math(text[s_start:sent_ends[i]])
         for a, b in rules.proposal_spans(sentence):
             name = sentence[a:b]
             entry = lexicon.lookup(name)
@@ -133,6 +136,26 @@ def find_mentions(doc, lexicon, model_version):
             if lexicon.lookup(name) is None:
                 candidates.append(_Candidate(s_start + a, s_start + b, kind, name,
                                              "headed-name"))
+        for a, b in rules.title_case_spans(sentence):
+            phrase = sentence[a:b]
+            entry = lexicon.lookup(phrase)
+            if entry is None:
+                candidates.append(_Candidate(s_start + a, s_start + b,
+                                             _named_phrase_type(phrase), phrase, "title-case"))
+        for a, b in rules.coined_name_spans(sentence):
+            name = sentence[a:b]
+            entry = lexicon.lookup(name)
+            if entry is not None:
+                candidates.append(_Candidate(s_start + a, s_start + b, entry.type,
+                                             entry.canonical, "lexicon", entry=entry))
+            elif name not in defined:
+                candidates.append(_Candidate(s_start + a, s_start + b, "Method", name,
+                                             "coined-name"))
+        for a, b in rules.metric_spans(sentence):
+            phrase = sentence[a:b]
+            if lexicon.lookup(phrase) is None:
+                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
+                                             phrase.lower(), "metric-phrase"))
         for a, b in rules.task_spans(sentence):
             phrase = sentence[a:b]
             entry = lexicon.lookup(phrase)
@@ -150,6 +173,15 @@ def find_mentions(doc, lexicon, model_version):
     return _mentions(text, chosen, sent_starts, sent_ends)
 
 
+def _embedded(text, start, end):
+    """A match inside a larger hyphenated name (MIA in RL-MIA, CFG in DDPM-CFG); a
+    lowercase suffix ("BERT-based") does not count."""
+    if start > 1 and text[start - 1] in "-/" and text[start - 2].isalnum():
+        return True
+    return end + 1 < len(text) and text[end] in "-/" and (text[end + 1].isupper()
+                                                          or text[end + 1].isdigit())
+
+
 def _abbreviation_candidate(abbr, lexicon):
     """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form."""
     short = abbr.short
@@ -163,6 +195,12 @@ def _abbreviation_candidate(abbr, lexicon):
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+
+
+def _named_phrase_type(phrase):
+    """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric."""
+    kind = rules.phrase_type(phrase)
+    return kind if kind in ("Dataset", "Benchmark", "Metric") else "Method"
 
 
 def _proposal_type(sentence, end):
@@ -214,9 +252,11 @@ def _select(candidates):
 
 def _mentions(text, chosen, sent_starts, sent_ends):
     """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
-    first, forms = {}, {}
+    first, forms, best_type = {}, {}, {}
+    for c in sorted(chosen, key=lambda c: _PRIORITY[c.rule]):
+        best_type.setdefault(c.canonical.lower(), c.type)
     for c in chosen:
-        if c.type == IGNORE:
+        if c.type == IGNORE or best_type[c.canonical.lower()] != c.type:
             continue
         key = (c.type, c.canonical.lower())
         forms.setdefault(key, []).append(text[c.start:c.end])
@@ -226,6 +266,9 @@ def _mentions(text, chosen, sent_starts, sent_ends):
     for key, c in first.items():
         i = bisect.bisect_right(sent_starts, c.start) - 1
         sentence = text[sent_starts[i]:sent_ends[i]]
+        if c.type in ("Dataset", "Benchmark"):
+            c.type = rules.collection_type(sentence, c.start - sent_starts[i],
+                                           c.end - sent_starts[i], c.type)
         surface = text[c.start:c.end]
         aliases = sorted({f for f in forms[key] if f != c.canonical} |
                          ({c.long_form} if c.long_form and c.long_form != c.canonical

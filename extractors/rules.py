@@ -113,24 +113,31 @@ _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
 def is_name_shaped(word):
-    """A word that looks like a coined name: capitals after the first letter, or letters
-    mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but not a generic acronym.
+    """A word that looks like a coined name: a part (between hyphens) with capitals after
+    its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but
+    not a generic acronym nor a hyphenated pair of capitalised words (Block-Recurrent).
 
     >>> [is_name_shaped(w) for w in ("OrderDP", "CG2A", "Transformer", "LLMs", "x2")]
     [True, True, False, False, False]
+    >>> is_name_shaped("Block-Recurrent"), is_name_shaped("TALE-EP"), is_name_shaped("SWF-based")
+    (False, True, False)
     """
     if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
         return False
-    letters = sum(c.isalpha() for c in word)
-    upper_inside = any(c.isupper() for c in word[1:])
-    digits = any(c.isdigit() for c in word)
-    if letters < 2:
+    if word.rstrip("s") in _NON_NAMES or sum(c.isalpha() for c in word) < 2:
         return False
-    if word[0].islower() and not upper_inside:
+    if word[0].islower() and not any(c.isupper() for c in word[1:]):
         return False
-    if word.rstrip("s") in _NON_NAMES:
+    parts = word.split("-")
+    if len(parts) > 1 and any(len(p) > 2 and p.isalpha() and p.islower() for p in parts):
         return False
-    return upper_inside or (digits and word[0].isupper())
+    for part in parts:
+        if len(part) < 2 or part in _NON_NAMES:
+            continue
+        if any(c.isupper() for c in part[1:]) or (part[0].isupper() and
+                                                   any(c.isdigit() for c in part)):
+            return True
+    return False
 
 
 def proposal_spans(sentence):
@@ -205,6 +212,29 @@ def headed_name_spans(sentence):
     return found
 
 
+_COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",
+                              re.IGNORECASE)
+
+
+def collection_type(sentence, start, end, default):
+    """Dataset or Benchmark as the sentence calls the name at [start, end): the nearest
+    "benchmark(s)" or "dataset(s)" word decides; otherwise ``default``.
+
+    >>> s = "We use vision benchmarks such as MNIST and CIFAR-10."
+    >>> collection_type(s, s.index("MNIST"), s.index("MNIST") + 5, "Dataset")
+    'Benchmark'
+    """
+    best, kind = None, default
+    for m in _COLLECTION_WORD.finditer(sentence):
+        distance = start - m.end() if m.end() <= start else m.start() - end
+        if distance < 0:
+            continue
+        if best is None or distance < best:
+            best = distance
+            kind = "Benchmark" if m.group(1).lower().startswith("bench") else "Dataset"
+    return kind
+
+
 def phrase_type(phrase):
     """Type of an unknown named phrase (an acronym's long form) from its head word.
 
@@ -255,23 +285,176 @@ def task_spans(sentence):
     return _outermost(found)
 
 
+_ING_NOUNS = {"learning", "training", "reasoning", "clustering", "modeling", "modelling",
+              "computing", "processing", "understanding", "sampling", "planning", "ranking",
+              "matching", "tracking", "mining", "programming", "pricing", "forecasting",
+              "editing", "tuning", "answering", "coding", "engineering", "decision-making",
+              "fine-tuning", "finetuning", "pretraining", "pre-training", "recommending",
+              "rendering", "imaging", "parsing", "captioning", "streaming", "scheduling"}
+_ED_ADJECTIVES = {"supervised", "unsupervised", "semi-supervised", "self-supervised",
+                  "weakly-supervised", "federated", "distributed", "constrained",
+                  "retrieval-augmented", "grounded", "conditioned", "structured", "labeled",
+                  "unlabeled", "annotated", "biased", "de-biased", "debiased", "embodied",
+                  "goal-conditioned", "text-based", "model-based", "knowledge-based"}
+_ADJECTIVES = {
+    "great", "greater", "diverse", "explicit", "implicit", "meaningful", "deeper", "rapid",
+    "inherent", "innate", "universal", "narrow", "optimal", "comparable", "arbitrary",
+    "isolated", "holistic", "higher", "lower", "generic", "basic", "complex", "sufficient",
+    "consistent", "useful", "interpretable", "flexible", "strict", "applied", "beyond",
+    "through", "thus", "thereby", "but", "s", "t", "near-lossless", "well-defined",
+    "well-controlled", "extraordinary", "prominent", "realistic", "specialized",
+    "inconsistent", "desirable", "naive", "classical", "traditional", "conventional",
+    "modern", "advanced", "fast", "slow", "reliable", "trustworthy", "safe", "accurate",
+    "stable", "precise", "fair", "harmful", "useful", "possible", "potential", "actual",
+    "true", "false", "direct", "indirect", "global", "local", "multi-step", "subsequent",
+    "remarkable", "superior", "limited", "broad", "wide", "strong", "weak", "poor",
+    "excellent", "notable", "substantial", "considerable", "significant", "sound",
+}
+
+
+def _is_modifier(word, previous=""):
+    """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
+    a participle ("delayed") only right after an article."""
+    low = word.lower()
+    if len(low) < 2 or low in _TASK_MODIFIER_STOP or low in _ADJECTIVES:
+        return False
+    if low.endswith("ly") or low.endswith(("ful", "ous")) and low not in (
+            "continuous", "heterogeneous", "autonomous", "simultaneous", "homogeneous"):
+        return False
+    if low.endswith("ing") and low not in _ING_NOUNS:
+        return False
+    if low.endswith("ed") and low not in _ED_ADJECTIVES and not low.endswith("-based"):
+        return previous.lower() in ("the", "a", "an")
+    if low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ys")) and len(low) > 3:
+        return False
+    return True
+
+
 def _modifiers_start(sentence, words, head, *, lead=False):
     """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
-    joined by single spaces, none a stop word)."""
-    first = head if not lead else head
-    if lead and words[head][0].lower() in _TASK_MODIFIER_STOP:
+    joined by single spaces, none a stop word, verb or evaluative adjective)."""
+    first = head
+    if lead and not _is_modifier(words[head][0]) and words[head][0].lower() not in TASK_HEADS:
         return head + 1
     j = head - 1
     while j >= 0 and head - j <= 3:
         word = words[j][0]
         gap = sentence[words[j][2]:words[j + 1][1]]
-        if gap != " " or word.lower() in _TASK_MODIFIER_STOP or word.lower().endswith("ly"):
+        if gap != " " or not _is_modifier(word, words[j - 1][0] if j else ""):
             break
         if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
             break
         first = j
         j -= 1
     return first
+
+
+_METRIC_PHRASE_HEADS = {"rate", "ratio", "score", "accuracy", "gap"}
+_NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
+                         "convergence", "growth", "compression", "decay", "dropout"}
+
+
+def metric_spans(sentence):
+    """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
+    ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
+
+    >>> s = "It lowers the refusal rate and the learning rate."
+    >>> [s[a:b] for a, b in metric_spans(s)]
+    ['refusal rate']
+    """
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence)]
+    found = []
+    for i, (word, start, end) in enumerate(words):
+        if word.lower() not in _METRIC_PHRASE_HEADS or i == 0:
+            continue
+        first = i
+        for j in (i - 1, i - 2):
+            if j < 0 or sentence[words[j][2]:words[j + 1][1]] != " ":
+                break
+            w = words[j][0]
+            if not _is_modifier(w) or w.lower() in _NOT_METRIC_MODIFIERS or w.lower() in \
+                    TASK_HEADS or w[0].isupper():
+                break
+            first = j
+        if first < i:
+            found.append((words[first][1], end))
+    return found
+
+
+_CAPITALISED = re.compile(r"[A-Z][\w'’]*(?:-[\w]+)*")
+_CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}
+_MATH = re.compile(r"\$[^$]*\$")
+
+
+def mask_math(sentence):
+    """The sentence with LaTeX math ($...$) blanked out, offsets unchanged.
+
+    >>> mask_math("a $x_T$ b")
+    'a       b'
+    """
+    if "$" not in sentence:
+        return sentence
+    return _MATH.sub(lambda m: " " * len(m.group(0)), sentence)
+
+
+def _inside_brackets_or_quotes(sentence, start):
+    before = sentence[:start]
+    return (before.count("(") > before.count(")") or before.count('"') % 2 == 1
+            or before.count("“") > before.count("”"))
+
+
+def title_case_spans(sentence):
+    """Runs of two or more capitalised words, with small connecting words inside
+    ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
+    of a sentence unless the run is three words or longer.
+
+    >>> s = "We design the Soft Gradient Surgery and use Adam."
+    >>> [s[a:b] for a, b in title_case_spans(s)]
+    ['Soft Gradient Surgery']
+    """
+    words = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", sentence)]
+    found, run = [], []
+
+    def close():
+        while run and (run[-1][0].lower() in _CONNECTORS or run[-1][0].isupper()):
+            run.pop()
+        while run and run[0][0].isupper():
+            run.pop(0)
+        capitals = sum(1 for w, _, _ in run if w[:1].isupper() and not w.isupper())
+        at_start = not sentence[:run[0][1]].strip(" *_") or \
+            sentence[:run[0][1]].rstrip()[-1:] in ':"“' if run else False
+        if capitals >= 2 and (not at_start or capitals >= 3) and \
+                not _inside_brackets_or_quotes(sentence, run[0][1]):
+            found.append((run[0][1], run[-1][2]))
+        run.clear()
+
+    for word, start, end in words:
+        core = word.rstrip(",.;:)!?")
+        lead = len(word) - len(word.lstrip("(\"“"))
+        core = core[lead:]
+        if core and _CAPITALISED.fullmatch(core) and core not in _NON_NAMES and lead == 0 \
+                and (run or not core.isupper()):
+            run.append((core, start, start + len(core)))
+        elif run and core.lower() in _CONNECTORS and core == word:
+            run.append((core, start, end))
+        else:
+            close()
+            continue
+        if core != word[lead:]:
+            close()
+    close()
+    return found
+
+
+def coined_name_spans(sentence):
+    """Single coined names anywhere in a sentence (SelecMix, TALE-EP, CG2A).
+
+    >>> s = "Unlike SelecMix and the Transformer, it is fast."
+    >>> [s[a:b] for a, b in coined_name_spans(s)]
+    ['SelecMix']
+    """
+    return [(m.start(), m.start() + len(m.group(0).rstrip(".")))
+            for m in _NAME_TOKEN.finditer(sentence) if is_name_shaped(m.group(0).rstrip("."))]
 
 
 def _outermost(spans):

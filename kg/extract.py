@@ -32,7 +32,8 @@ def paper_record(record, mentions):
         "category": record.area,
         "entities": [
             {"text": m.text, "type": m.type, "role": m.role, "canonical": m.canonical,
-             "start": m.start, "end": m.end, "sentence": m.sentence}
+             "start": m.start, "end": m.end, "sentence": m.sentence, "rule": m.rule,
+             "score": m.score}
             for m in mentions if m.type in SCORED_TYPES],
     }
 
