@@ -23,6 +23,8 @@ from extractors.lexicon import IGNORE, load_lexicon, phrase_patterns
 from extractors.records import Mention
 
 SPANS_KEY = "gazetteer"
+MAX_TASK_PHRASES = 3
+OPENING_SENTENCES = 2
 BATCH_SIZE = 256
 
 #: Confidence of each rule's mentions.
@@ -30,11 +32,13 @@ RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
     "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
+    "opening-subject": 0.6,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
-             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7}
+             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
+             "opening-subject": 6}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
@@ -156,6 +160,12 @@ def find_mentions(doc, lexicon, model_version):
             if lexicon.lookup(phrase) is None:
                 candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
                                              phrase.lower(), "metric-phrase"))
+        if i < OPENING_SENTENCES:
+            span = rules.opening_subject_span(sentence)
+            if span and lexicon.lookup(sentence[span[0]:span[1]]) is None:
+                candidates.append(_Candidate(s_start + span[0], s_start + span[1], "Task",
+                                             task_canonical(sentence[span[0]:span[1]]),
+                                             "opening-subject"))
         for a, b in rules.task_spans(sentence):
             phrase = sentence[a:b]
             entry = lexicon.lookup(phrase)
@@ -169,7 +179,7 @@ def find_mentions(doc, lexicon, model_version):
             cand = defined[m.group(1)]
             candidates.append(_Candidate(m.start(), m.end(), cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
-    chosen = _select(candidates)
+    chosen = _cap_task_phrases(_select(candidates))
     return _mentions(text, chosen, sent_starts, sent_ends)
 
 
@@ -191,10 +201,21 @@ def _abbreviation_candidate(abbr, lexicon):
             return None
         return _Candidate(abbr.long_start, abbr.long_end, entry.type, entry.canonical,
                           "abbreviation+lexicon", abbr.long, entry)
-    kind = rules.phrase_type(abbr.long)
+    kind = _suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+
+
+def _suffix_type(phrase, lexicon):
+    """Type of the longest known Method/Task that ends an unknown phrase ("Agentic
+    reinforcement learning" is a Method because reinforcement learning is)."""
+    words = phrase.split()
+    for n in range(min(3, len(words) - 1), 0, -1):
+        entry = lexicon.lookup(" ".join(words[-n:]))
+        if entry is not None and entry.type in ("Method", "Task"):
+            return entry.type
+    return None
 
 
 def _named_phrase_type(phrase):
@@ -248,6 +269,19 @@ def _select(candidates):
         taken.insert(i, (c.start, c.end))
         chosen.append(c)
     return sorted(chosen, key=lambda c: c.start)
+
+
+def _cap_task_phrases(chosen):
+    """Keep the first MAX_TASK_PHRASES distinct task phrases of an abstract: the problem
+    an abstract addresses comes early, later ones are mostly passing mentions."""
+    kept, seen = [], set()
+    for c in chosen:
+        if c.rule == "task-phrase":
+            if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
+                continue
+            seen.add(c.canonical)
+        kept.append(c)
+    return kept
 
 
 def _mentions(text, chosen, sent_starts, sent_ends):

@@ -17,25 +17,25 @@ METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", 
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = {
     "detection", "estimation", "recognition", "classification", "segmentation",
-    "generation", "prediction", "forecasting", "clustering", "pruning", "retrieval",
-    "translation", "answering", "summarization", "understanding", "parsing", "tagging",
-    "localization", "tracking", "reconstruction", "synthesis", "completion", "captioning",
+    "generation", "prediction", "forecasting", "clustering", "pruning", "translation",
+    "answering", "summarization", "understanding", "parsing", "tagging", "localization",
+    "localisation", "tracking", "reconstruction", "synthesis", "completion", "captioning",
     "grounding", "extraction", "linking", "reasoning", "discovery", "mining",
     "recommendation", "verification", "editing", "unlearning", "adaptation",
-    "generalization", "generalisation", "denoising", "inpainting", "compression",
-    "quantification", "identification", "regression", "evaluation", "alignment",
-    "navigation", "manipulation", "planning", "control", "imputation", "matching",
-    "labeling", "labelling", "annotation", "attribution", "interpretability",
-    "explainability", "fairness", "robustness", "privacy", "inference", "learning",
-    "optimization", "optimisation", "mitigation", "decoding", "transfer", "editing",
-    "super-resolution", "deblurring", "restoration", "pose", "estimation", "search",
-    "distillation", "acceleration", "calibration", "selection", "reranking",
-    "re-ranking", "simplification", "paraphrasing", "correction", "diagnosis",
-    "screening", "modeling", "modelling", "coding", "programming", "synthesis",
-    "sampling", "testing", "auditing", "watermarking", "attack", "attacks", "defense",
-    "defence", "jailbreaking", "steering", "communication", "recall", "perception",
-    "recovery", "completion", "exploration", "imitation", "localisation", "counting",
+    "generalization", "generalisation", "denoising", "inpainting", "quantification",
+    "identification", "regression", "navigation", "control", "imputation", "matching",
+    "labeling", "labelling", "attribution", "explainability", "robustness", "mitigation",
+    "super-resolution", "deblurring", "restoration", "acceleration", "selection",
+    "reranking", "re-ranking", "simplification", "paraphrasing", "correction", "diagnosis",
+    "screening", "watermarking", "defense", "defence", "jailbreaking", "steering",
+    "communication", "recovery", "exploration", "imitation", "counting", "valuation",
 }
+#: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
+LONG_FORM_TASK_HEADS = TASK_HEADS | {
+    "evaluation", "learning", "alignment", "fairness", "planning", "inference", "sampling",
+    "optimization", "optimisation", "interpretability", "privacy", "annotation", "search",
+    "manipulation", "transfer", "modeling", "modelling", "decoding", "distillation",
+    "calibration", "retrieval", "testing", "auditing", "compression", "perception"}
 #: Heads that make a phrase a method rather than a task.
 METHOD_HEADS = {
     "model", "models", "network", "networks", "net", "nets", "algorithm", "algorithms",
@@ -244,6 +244,11 @@ def phrase_type(phrase):
     ('Dataset', 'Metric')
     """
     words = phrase.replace("–", "-").split()
+    for k, word in enumerate(words[1:], 1):
+        if word.lower() in ("for", "of", "with", "via", "using") and \
+                words[k - 1].lower().rstrip("s") in METHOD_HEADS:
+            words = words[:k]
+            break
     head = words[-1].lower().strip(".,") if words else ""
     if head in DATASET_HEADS:
         return "Dataset"
@@ -253,11 +258,11 @@ def phrase_type(phrase):
         return "Metric"
     titled = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
     singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
-    if head in TASK_HEADS and not titled:
+    if head in LONG_FORM_TASK_HEADS and not titled:
         return "Task"
     if head in METHOD_HEADS or singular in METHOD_HEADS or titled:
         return "Method"
-    if head in TASK_HEADS or singular in TASK_HEADS:
+    if head in LONG_FORM_TASK_HEADS or singular in LONG_FORM_TASK_HEADS:
         return "Task"
     return "Concept"
 
@@ -455,6 +460,52 @@ def coined_name_spans(sentence):
     """
     return [(m.start(), m.start() + len(m.group(0).rstrip(".")))
             for m in _NAME_TOKEN.finditer(sentence) if is_name_shaped(m.group(0).rstrip("."))]
+
+
+_SUBJECT_VERBS = {"is", "are", "has", "have", "remains", "remain", "plays", "play", "poses",
+                  "pose", "aims", "aim", "refers", "involves", "seeks", "enables", "allows",
+                  "can", "typically", "often", "requires", "require", "relies", "rely",
+                  "suffers", "suffer", "faces", "face", "presents", "present", "holds",
+                  "hold", "becomes", "become", "serves", "serve", "offers", "offer"}
+_GENERIC_SUBJECT_HEADS = {
+    "advances", "advance", "methods", "method", "models", "model", "approaches", "approach",
+    "works", "work", "studies", "study", "techniques", "technique", "progress", "research",
+    "efforts", "results", "people", "humans", "researchers", "practitioners", "benchmarks",
+    "datasets", "algorithms", "networks", "agents", "tasks", "task", "problems", "problem",
+    "applications", "systems", "system", "frameworks", "framework", "paper", "it", "they",
+    "this", "these", "there", "success", "performance", "development", "use", "training",
+    "data", "literature", "theory", "analysis", "understanding", "ability", "abilities"}
+
+
+def opening_subject_span(sentence):
+    """The short noun phrase an opening sentence is about ("Annotator disagreement is ...",
+    "Detecting AI-generated images remains ..."): at most five words before the verb.
+
+    >>> s = "Multi-view clustering is a key problem."
+    >>> opening_subject_span(s)
+    (0, 21)
+    >>> opening_subject_span("Recent advances have been made.") is None
+    True
+    """
+    words = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[\w\-]+", sentence)]
+    for i, (word, _, _) in enumerate(words[:7]):
+        if word.lower() in _SUBJECT_VERBS:
+            break
+    else:
+        return None
+    if not 2 <= i <= 5 or sentence[words[0][1]:words[i - 1][2]].count(" ") != i - 1:
+        return None
+    phrase = words[:i]
+    if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
+        return None
+    for k, (word, _, _) in enumerate(phrase):
+        low = word.lower()
+        if low in _TASK_MODIFIER_STOP or low in _ADJECTIVES or low.endswith("ly"):
+            return None
+        if k and word[0].isupper() and not word.isupper() and not any(
+                c.isupper() for c in word[1:]):
+            return None
+    return phrase[0][1], phrase[-1][2]
 
 
 def _outermost(spans):
