@@ -19,7 +19,7 @@ from pathlib import Path
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
 IGNORE = "Ignore"
 LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.jsonl"
-_DROP = set("-._ ") | {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
+_DROP = dict.fromkeys(map(ord, "-._\u2010\u2011\u2012\u2013\u2014\u2212"))
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,8 @@ def name_key(name):
     >>> name_key("ImageNet-1k") == name_key("imagenet 1K") == name_key("ImageNet1K")
     True
     """
-    text = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(c for c in text if c not in _DROP and not c.isspace())
+    text = name if name.isascii() else unicodedata.normalize("NFKC", name)
+    return "".join(text.casefold().translate(_DROP).split())
 
 
 def parse_entry(obj, where):

@@ -32,18 +32,20 @@ RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
     "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
-    "opening-subject": 0.6,
+    "opening-subject": 0.6, "task-noun": 0.7,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
              "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
-             "opening-subject": 6}
+             "opening-subject": 6, "task-noun": 1}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
                    r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b)+")
 
+
+_ACRONYM_TOKEN = re.compile(r"(?<![\w\-])[\w][\w\-.]*(?<![.\-])(?![\w\-])")
 
 if not Doc.has_extension("mentions"):
     Doc.set_extension("mentions", default=None)
@@ -103,8 +105,9 @@ class _Candidate:
 def find_mentions(doc, lexicon, model_version):
     """The deduplicated mentions of one abstract, in text order (one per type+canonical)."""
     text = doc.text
-    sent_starts = [s.start_char for s in doc.sents]
-    sent_ends = [s.end_char for s in doc.sents]
+    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    sent_starts = [a for a, _ in sents]
+    sent_ends = [b for _, b in sents]
     candidates = []
     defined = {}
     for abbr in find_abbreviations(text):
@@ -133,7 +136,7 @@ def find_mentions(doc, lexicon, model_version):
             name = sentence[a:b]
             entry = lexicon.lookup(name)
             if entry is None:
-                kind = _proposal_type(sentence, b)
+                kind = _proposal_type(sentence, a, b)
                 candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
         for a, b, kind in rules.headed_name_spans(sentence):
             name = sentence[a:b]
@@ -166,17 +169,18 @@ def find_mentions(doc, lexicon, model_version):
                 candidates.append(_Candidate(s_start + span[0], s_start + span[1], "Task",
                                              task_canonical(sentence[span[0]:span[1]]),
                                              "opening-subject"))
-        for a, b in rules.task_spans(sentence):
+        for a, b, named in rules.task_spans(sentence):
             phrase = sentence[a:b]
             entry = lexicon.lookup(phrase)
-            if entry is None:
+            if entry is None or (named and entry.type not in ("Method", IGNORE)):
                 candidates.append(_Candidate(s_start + a, s_start + b, "Task",
-                                             task_canonical(phrase), "task-phrase"))
+                                             task_canonical(phrase),
+                                             "task-noun" if named else "task-phrase"))
     if defined:
-        for m in re.finditer(r"(?<![\w\-])(" + "|".join(
-                re.escape(s) for s in sorted(defined, key=len, reverse=True)) + r")(?![\w\-])",
-                text):
-            cand = defined[m.group(1)]
+        for m in _ACRONYM_TOKEN.finditer(text):
+            cand = defined.get(m.group(0))
+            if cand is None:
+                continue
             candidates.append(_Candidate(m.start(), m.end(), cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
     chosen = _cap_task_phrases(_select(candidates))
@@ -224,16 +228,20 @@ def _named_phrase_type(phrase):
     return kind if kind in ("Dataset", "Benchmark", "Metric") else "Method"
 
 
-def _proposal_type(sentence, end):
-    """Dataset/Benchmark/Metric when the words right after a proposed name say so."""
-    after = sentence[end:end + 60].lower()
-    words = re.findall(r"[a-z\-]+", after)[:6]
-    for w in words:
+_METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
+
+
+def _proposal_type(sentence, start, end):
+    """Dataset/Benchmark/Metric when the words around a proposed name say so (three words
+    after it: "X, a benchmark"; five before it: "a new metric, X"), else Method."""
+    after = re.findall(r"[a-z\-]+", sentence[end:end + 40].lower())[:3]
+    before = re.findall(r"[a-z\-]+", sentence[max(0, start - 50):start].lower())[-5:]
+    for w in after + before[::-1]:
         if w in rules.BENCHMARK_HEADS:
             return "Benchmark"
         if w in rules.DATASET_HEADS:
             return "Dataset"
-        if w in ("metric", "measure"):
+        if w in _METRIC_CUES:
             return "Metric"
     return "Method"
 
@@ -262,13 +270,22 @@ def _select(candidates):
         if c.type == IGNORE and c.rule != "lexicon":
             continue
         i = bisect.bisect_left(taken, (c.start, c.end))
-        if i > 0 and taken[i - 1][1] > c.start:
-            continue
-        if i < len(taken) and taken[i][0] < c.end:
-            continue
+        if i > 0 and taken[i - 1][1] > c.start or i < len(taken) and taken[i][0] < c.end:
+            if not _refines_task(c, chosen):
+                continue
         taken.insert(i, (c.start, c.end))
         chosen.append(c)
     return sorted(chosen, key=lambda c: c.start)
+
+
+def _refines_task(c, chosen):
+    """A task phrase that strictly contains only Task mentions ("rectangular matrix
+    denoising" around "matrix denoising") is kept beside them."""
+    if c.type != "Task":
+        return False
+    overlapping = [o for o in chosen if o.start < c.end and c.start < o.end]
+    return all(o.type == "Task" and c.start <= o.start and o.end <= c.end and
+               (o.end - o.start) < (c.end - c.start) for o in overlapping)
 
 
 def _cap_task_phrases(chosen):

@@ -98,10 +98,14 @@ _NON_NAMES = {
 }
 _PROPOSE = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
-    r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|design|"
+    r"(?:propose|proposes|proposing|introduce|introduces|introducing|present|presents|"
+    r"presenting|develop|develops|developing|design|"
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
+_PROPOSAL_CUES = ("propos", "introduc", "present", "develop", "design", "devis", "contribut",
+                  "releas", "curat", "construct", "build", "creat", "offer", "establish",
+                  "formulat", "put forward", "term", "call", "name", "dub", "coin", "denot")
 _NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
 _APPOSITION_START = re.compile(
     r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
@@ -109,6 +113,13 @@ _APPOSITION_START = re.compile(
     r"framework|method|model|approach|benchmark|dataset|algorithm|suite|technique|"
     r"system|metric|tool|library|family|scalable|lightweight|training|plug)")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
+#: Tokens that may be coined names: a capital or digit after the first character.
+_NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
+_HEAD_CUES = ("bench", "data", "corp", "suite", "leaderboard", "testbed", "arena",
+              "challenge", "collection")
+_HEADED = re.compile(r"(?<![\w\-/.])([A-Z][\w\-+./]*\w|[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*)"
+                     r" (benchmarks?|datasets?|corpus|corpora|database|suite|leaderboard|"
+                     r"testbed|arena|challenge|collection)\b", re.IGNORECASE)
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
@@ -155,10 +166,13 @@ def proposal_spans(sentence):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
+    lowered = sentence.lower()
+    if not any(cue in lowered for cue in _PROPOSAL_CUES):
+        return sorted(set(spans))
     for trigger in (_PROPOSE, _NAMING):
         for m in trigger.finditer(sentence):
             clause_end = _clause_end(sentence, m.end())
-            for t in _NAME_TOKEN.finditer(sentence, m.end(), clause_end):
+            for t in _NAME_TOKEN.finditer(sentence, m.end(), min(clause_end, m.end() + 160)):
                 word = t.group(0).rstrip(".")
                 if is_name_shaped(word) or (trigger is _NAMING and word[:1].isupper()
                                             and word not in _NON_NAMES):
@@ -200,15 +214,16 @@ def headed_name_spans(sentence):
     [('FooQA', 'Benchmark'), ('Bar-10', 'Dataset')]
     """
     found = []
-    for m in _NAME_TOKEN.finditer(sentence):
-        word = m.group(0)
-        after = sentence[m.end():m.end() + 12].lstrip(" ").lower()
-        head = after.split(" ")[0].strip(",.;:)") if after else ""
-        kind = ("Benchmark" if head in BENCHMARK_HEADS else
-                "Dataset" if head in DATASET_HEADS else None)
-        if kind and (is_name_shaped(word) or (word[0].isupper() and word not in _NON_NAMES
-                                              and m.start() > 0)):
-            found.append((m.start(), m.end(), kind))
+    lowered = sentence.lower()
+    if not any(cue in lowered for cue in _HEAD_CUES):
+        return found
+    for m in _HEADED.finditer(sentence):
+        word, head = m.group(1).rstrip("."), m.group(2).lower()
+        if not word[0].isupper() and not is_name_shaped(word):
+            continue
+        kind = "Benchmark" if head in BENCHMARK_HEADS else "Dataset"
+        if is_name_shaped(word) or (word not in _NON_NAMES and m.start() > 0):
+            found.append((m.start(1), m.start(1) + len(word), kind))
     return found
 
 
@@ -267,26 +282,41 @@ def phrase_type(phrase):
     return "Concept"
 
 
+_LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
+_TASK_NOUNS = {"task", "tasks", "problem", "problems"}
+
+
+def _words_before(sentence, end, limit=4):
+    """(word, start, end) of up to ``limit`` words that end at or before ``end``."""
+    window = max(0, end - 90)
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence, window, end)]
+    return words[-limit:]
+
+
 def task_spans(sentence):
     """Task phrases: up to three modifiers before a task head ("multi-view clustering"),
-    and "the X task/problem".
+    and "the X task/problem" (third item True for these).
 
     >>> s = "We study out-of-distribution detection and the delayed serial recall task."
-    >>> [s[a:b] for a, b in task_spans(s)]
-    ['out-of-distribution detection', 'delayed serial recall']
+    >>> [(s[a:b], named) for a, b, named in task_spans(s)]
+    [('out-of-distribution detection', False), ('delayed serial recall', True)]
     """
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence)]
     found = []
-    for i, (word, start, end) in enumerate(words):
-        low = word.lower()
-        if low in TASK_HEADS:
-            first = _modifiers_start(sentence, words, i)
-            if first < i:
-                found.append((words[first][1], end))
-        elif low in ("task", "tasks", "problem", "problems") and i > 0:
-            first = _modifiers_start(sentence, words, i - 1, lead=True)
-            if first < i - 1 or (first == i - 1 and words[i - 1][0].lower() in TASK_HEADS):
-                found.append((words[first][1], words[i - 1][2]))
+    for m in _LOWER_WORD.finditer(sentence.lower()):
+        low = m.group(0)
+        if low not in TASK_HEADS and low not in _TASK_NOUNS:
+            continue
+        named = low in _TASK_NOUNS
+        words = _words_before(sentence, m.start() if named else m.end())
+        if not words or (named and sentence[words[-1][2]:m.start()] != " "):
+            continue
+        head = len(words) - 1
+        first = _modifiers_start(sentence, words, head, lead=named)
+        if named:
+            if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
+                found.append((words[first][1], words[head][2], True))
+        elif first < head:
+            found.append((words[first][1], m.end(), False))
     return _outermost(found)
 
 
@@ -359,6 +389,9 @@ _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high",
                          "convergence", "growth", "compression", "decay", "dropout"}
 
 
+_METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
+
+
 def metric_spans(sentence):
     """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
     ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
@@ -367,22 +400,20 @@ def metric_spans(sentence):
     >>> [s[a:b] for a, b in metric_spans(s)]
     ['refusal rate']
     """
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence)]
     found = []
-    for i, (word, start, end) in enumerate(words):
-        if word.lower() not in _METRIC_PHRASE_HEADS or i == 0:
-            continue
-        first = i
-        for j in (i - 1, i - 2):
-            if j < 0 or sentence[words[j][2]:words[j + 1][1]] != " ":
-                break
+    for m in _METRIC_HEAD.finditer(sentence):
+        words = _words_before(sentence, m.start(), 2)
+        first = None
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
             w = words[j][0]
-            if not _is_modifier(w) or w.lower() in _NOT_METRIC_MODIFIERS or w.lower() in \
-                    TASK_HEADS or w[0].isupper():
+            if sentence[words[j][2]:nxt] != " " or not _is_modifier(w) or \
+                    w.lower() in _NOT_METRIC_MODIFIERS or w.lower() in TASK_HEADS or \
+                    w[0].isupper():
                 break
-            first = j
-        if first < i:
-            found.append((words[first][1], end))
+            first = words[j][1]
+        if first is not None:
+            found.append((first, m.end()))
     return found
 
 
@@ -408,46 +439,36 @@ def _inside_brackets_or_quotes(sentence, start):
             or before.count("“") > before.count("”"))
 
 
+_TITLE_RUN = re.compile(
+    r"(?<![\w\-(\"“])[A-Z][\w'’]*(?:-\w+)*"
+    r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
+
+
 def title_case_spans(sentence):
     """Runs of two or more capitalised words, with small connecting words inside
     ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
-    of a sentence unless the run is three words or longer.
+    of a sentence unless the run is three words or longer, nor inside brackets or quotes.
 
     >>> s = "We design the Soft Gradient Surgery and use Adam."
     >>> [s[a:b] for a, b in title_case_spans(s)]
     ['Soft Gradient Surgery']
     """
-    words = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", sentence)]
-    found, run = [], []
-
-    def close():
-        while run and (run[-1][0].lower() in _CONNECTORS or run[-1][0].isupper()):
-            run.pop()
-        while run and run[0][0].isupper():
-            run.pop(0)
-        capitals = sum(1 for w, _, _ in run if w[:1].isupper() and not w.isupper())
-        at_start = not sentence[:run[0][1]].strip(" *_") or \
-            sentence[:run[0][1]].rstrip()[-1:] in ':"“' if run else False
-        if capitals >= 2 and (not at_start or capitals >= 3) and \
-                not _inside_brackets_or_quotes(sentence, run[0][1]):
-            found.append((run[0][1], run[-1][2]))
-        run.clear()
-
-    for word, start, end in words:
-        core = word.rstrip(",.;:)!?")
-        lead = len(word) - len(word.lstrip("(\"“"))
-        core = core[lead:]
-        if core and _CAPITALISED.fullmatch(core) and core not in _NON_NAMES and lead == 0 \
-                and (run or not core.isupper()):
-            run.append((core, start, start + len(core)))
-        elif run and core.lower() in _CONNECTORS and core == word:
-            run.append((core, start, end))
-        else:
-            close()
+    found = []
+    for m in _TITLE_RUN.finditer(sentence):
+        words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
+                 for w in re.finditer(r"\S+", m.group(0))]
+        while words and words[0][0].isupper():
+            words.pop(0)
+        while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
+            words.pop()
+        if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
-        if core != word[lead:]:
-            close()
-    close()
+        capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
+        before = sentence[:words[0][1]].rstrip(" *_")
+        at_start = not before or before[-1] in ':"“'
+        if capitals >= 2 and (not at_start or capitals >= 3) and \
+                not _inside_brackets_or_quotes(sentence, words[0][1]):
+            found.append((words[0][1], words[-1][2]))
     return found
 
 
@@ -458,8 +479,12 @@ def coined_name_spans(sentence):
     >>> [s[a:b] for a, b in coined_name_spans(s)]
     ['SelecMix']
     """
-    return [(m.start(), m.start() + len(m.group(0).rstrip(".")))
-            for m in _NAME_TOKEN.finditer(sentence) if is_name_shaped(m.group(0).rstrip("."))]
+    found = []
+    for m in _NAME_CANDIDATE.finditer(sentence):
+        word = m.group(0).rstrip(".")
+        if is_name_shaped(word):
+            found.append((m.start(), m.start() + len(word)))
+    return found
 
 
 _SUBJECT_VERBS = {"is", "are", "has", "have", "remains", "remain", "plays", "play", "poses",
@@ -487,7 +512,8 @@ def opening_subject_span(sentence):
     >>> opening_subject_span("Recent advances have been made.") is None
     True
     """
-    words = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[\w\-]+", sentence)]
+    words = [(m.group(0), m.start(), m.end())
+             for m in re.finditer(r"[\w\-]+", sentence[:120])]
     for i, (word, _, _) in enumerate(words[:7]):
         if word.lower() in _SUBJECT_VERBS:
             break
@@ -509,6 +535,7 @@ def opening_subject_span(sentence):
 
 
 def _outermost(spans):
+    """The spans not inside another (by their first two fields, start and end)."""
     spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     kept = []
     for s in spans:
