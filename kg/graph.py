@@ -91,9 +91,8 @@ def set_mentions(G, paper, mentions):
     """Replace the paper's mention edges by edges for ``mentions`` (resolved Mentions).
 
     One edge per entity: the earliest mention is the evidence, and the paper PROPOSES it if
-    any mention is proposed. Returns the set of entity keys touched (old and new).
+    any mention is proposed.
     """
-    old = {v for v, _, _ in mention_edges(G, paper)}
     G.remove_edges_from([(paper, v, k) for v, k, _ in mention_edges(G, paper)])
     by_entity = {}
     for m in sorted(mentions, key=lambda m: (m.start, m.end)):
@@ -106,7 +105,6 @@ def set_mentions(G, paper, mentions):
         G.add_edge(paper, key, key=rel, evidence=m.sentence, start=m.start, end=m.end,
                    text=m.text, rule=m.rule, score=round(float(m.score), 4))
     G.nodes[paper]["label"] = paper_label(G, paper)
-    return old | set(by_entity)
 
 
 def _add_entity(G, key, m):
@@ -162,19 +160,6 @@ def update_applied_to(G, methods):
         for target, papers in found.items():
             G.add_edge(method, target, key=S.APPLIED_TO, papers=len(papers),
                        paper_keys=sorted(papers), score=sum(papers.values()))
-
-
-def methods_near(G, entities):
-    """Methods whose APPLIED_TO edges may change when ``entities`` gain or lose papers."""
-    methods = set()
-    for e in entities:
-        if e not in G:
-            continue
-        if G.nodes[e]["kind"] == S.METHOD:
-            methods.add(e)
-        elif G.nodes[e]["kind"] in (S.DATASET, S.BENCHMARK):
-            methods.update(u for u, _, k in G.in_edges(e, keys=True) if k == S.APPLIED_TO)
-    return methods
 
 
 def prune_orphans(G, candidates):
