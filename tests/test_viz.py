@@ -494,3 +494,10 @@ def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
     assert capsys.readouterr().out == f"Wrote 5 pages; open {tmp_path / 'pages' / 'index.html'}\n"
     assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "more"), "--dataset", "imagenet"]) == 1
     assert capsys.readouterr().err == "kg: error: no dataset or benchmark named 'imagenet'\n"
+    with pytest.raises(SystemExit):
+        main(["viz", "-g", str(graph), "-o", str(tmp_path / "more"), "--author", "Bo Li", "--depth", "0"])
+    assert "--depth: expected a whole number of at least 1, got '0'" in capsys.readouterr().err
+    assert not (tmp_path / "more").exists()
+    (tmp_path / "file").write_text("not a folder")
+    assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "file" / "pages")]) == 1
+    assert capsys.readouterr().err.startswith(f"kg: error: cannot write pages to {tmp_path / 'file' / 'pages'}: ")
