@@ -61,7 +61,7 @@ def plan_records(G, records, *, reingest=False):
             report.new_papers += 1
             to_extract[key] = record
         seen[digest] = key
-        kgraph.add_paper(G, record, key)
+        kgraph.add_paper(G, record, key, digest)
     return list(to_extract.items()), report
 
 
@@ -71,8 +71,8 @@ def reset_paper(G, key, record):
     G.remove_edges_from(list(G.in_edges(key, keys=True)) + list(G.out_edges(key, keys=True)))
     methods = kgraph.methods_near(G, touched)
     attrs = G.nodes[key]
-    attrs.update(abstract=S.collapse_whitespace(record.abstract),
-                 hash=S.content_hash(record.abstract), label=None, area=None)
+    attrs.update(abstract=record.abstract, hash=S.content_hash(record.abstract), label=None,
+                 area=None)
     kgraph.update_applied_to(G, methods)
     kgraph.prune_orphans(G, touched)
 

@@ -65,6 +65,56 @@ def cmd_stats(args):
     return 0
 
 
+# ---------------------------------------------------------------- query, cypher
+
+def open_runner(args):
+    """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
+    if getattr(args, "uri", None):
+        from kg.neo4j import bolt_runner
+        return bolt_runner(uri=args.uri)
+    from kg.cypher import embedded_runner
+    return embedded_runner(graph_path(args))
+
+
+def output_format(args):
+    return "json" if args.json else "csv" if args.csv else "table"
+
+
+def cmd_query(args):
+    from kg.query import describe, list_queries, load_query, parse_assignments, render, run_query
+
+    if args.list or not args.name:
+        print("\n".join(describe(q) for q in list_queries()))
+        return 0
+    query, given = load_query(args.name), parse_assignments(args.param)
+    with open_runner(args) as run:
+        rows = run_query(query, run, given)
+    sys.stdout.write(render(rows, output_format(args)))
+    return 0
+
+
+def cmd_cypher(args):
+    from kg.query import parse_values, render
+
+    params = parse_values(args.param)
+    with open_runner(args) as run:
+        rows = run(args.statement, params)
+    sys.stdout.write(render(rows, output_format(args)))
+    return 0
+
+
+def add_output_options(parser):
+    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
+                        help="a query parameter (repeatable)")
+    parser.add_argument("--uri", metavar="URI",
+                        help="run on this Bolt server (Neo4j) instead of the embedded engine")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print rows as a JSON array")
+    out.add_argument("--csv", action="store_true", help="print rows as CSV")
+
+
+# ---------------------------------------------------------------- viz
+
 def positive_int(text):
     """argparse type: an integer of at least 1."""
     if not text.isdigit() or int(text) < 1:
@@ -120,6 +170,29 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser(
+        "query", help="run a named query from queries/ (kg query --list)",
+        description="Run a named, parameterised Cypher query on the embedded engine (or a "
+                    "Bolt server with --uri). Node parameters take keys or forgiving names.",
+        epilog='Example: kg query coauthors --param author="Julia Kempe" -g graph.kg --json')
+    p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    add_graph_option(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser(
+        "cypher", help="run ad-hoc, read-only Cypher on the graph with no server",
+        description="Run one read-only Cypher statement on the embedded engine (FalkorDB, "
+                    "materialised beside the graph file as GRAPH.falkordb/ and reused until "
+                    "the graph changes), or on a Bolt server with --uri.",
+        epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
+               'RETURN p.title" --param k="author:julia kempe"')
+    p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
+    add_graph_option(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_cypher)
 
     p = sub.add_parser(
         "viz", help="write self-contained HTML pages of the graph",

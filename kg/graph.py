@@ -32,16 +32,16 @@ def source_label(record):
 
 # ---------------------------------------------------------------- papers and authors
 
-def add_paper(G, record, key):
+def add_paper(G, record, key, digest):
     """Add (or refresh) a Paper node with its authors and area.
 
-    A paper already present keeps its edges; the record's source is added, and authors,
-    area and title fill in what the graph did not have yet.
+    ``digest`` is the record's content hash. A paper already present keeps its edges; the
+    record's source is added, and authors, area and title fill in what the graph lacked.
     """
     if key not in G:
-        G.add_node(key, kind=S.PAPER, abstract=S.collapse_whitespace(record.abstract),
-                   title=record.title, label=None, area=None, sources=[],
-                   hash=S.content_hash(record.abstract), venue=record.venue, year=record.year)
+        G.add_node(key, kind=S.PAPER, abstract=record.abstract, title=record.title,
+                   label=None, area=None, sources=[], hash=digest, venue=record.venue,
+                   year=record.year)
     attrs = G.nodes[key]
     attrs["sources"] = sorted(set(attrs["sources"]) | {source_label(record)})
     for field in ("title", "venue", "year"):
@@ -53,10 +53,9 @@ def add_paper(G, record, key):
         if area not in G:
             G.add_node(area, kind=S.AREA, name=record.area)
         G.add_edge(key, area, key=S.IN_AREA)
-    if record.authors and not any(True for _ in authored_by(G, key)):
+    if record.authors and not any(S.AUTHORED in rels for rels in G.pred[key].values()):
         for position, name in enumerate(record.authors, 1):
-            add_author(G, name)
-            G.add_edge(author_key(name), key, key=S.AUTHORED, position=position,
+            G.add_edge(add_author(G, name), key, key=S.AUTHORED, position=position,
                        truncated_list=record.authors_truncated)
 
 

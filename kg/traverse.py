@@ -176,13 +176,10 @@ def top_collaborators(G, *, limit=10):
 # ------------------------------------------------------------------- method <-> dataset
 
 def _evidence(G, papers, entity):
-    """Distinct evidence sentences linking ``papers`` to ``entity``, by paper key then text."""
-    found = set()
-    for p in papers:
-        for rel, attrs in G.get_edge_data(p, entity, default={}).items():
-            if rel in MENTION_RELS and attrs.get("evidence"):
-                found.add((p, attrs["evidence"]))
-    return list(dict.fromkeys(s for _, s in sorted(found)))
+    """The distinct sentences in which ``papers`` name ``entity``, in text order."""
+    return sorted({attrs["evidence"] for p in papers
+                   for rel, attrs in G.get_edge_data(p, entity, default={}).items()
+                   if rel in MENTION_RELS and attrs.get("evidence")})
 
 
 def _applied_row(G, method, target, attrs):
@@ -344,6 +341,8 @@ def papers_with(G, concept):
 def shared_concepts(G, paper, other):
     """What two papers share: the concepts both point to, rarest first, with their IDF.
 
+    A paper compared with itself gives ``[]``.
+
     >>> for row in shared_concepts(example_graph(), "Sharper Bounds", "Bandits Again"):
     ...     print(row["concept"], row["kind"], row["idf"])
     GRPO Method 1.098612
@@ -351,6 +350,8 @@ def shared_concepts(G, paper, other):
     """
     p = find_node(G, paper, kinds=(PAPER,))
     q = find_node(G, other, kinds=(PAPER,))
+    if p == q:
+        return []
     rows = [{"concept": node_name(G, c), "key": c, "kind": G.nodes[c]["kind"],
              "idf": rounded(idf(G, c))}
             for c in concepts_of(G, p) & concepts_of(G, q)]
@@ -412,7 +413,8 @@ def example_graph():
             variants = sorted(printed.split("|"))
             name = printed.split("|")[-1]
             author = f"author:{name.casefold()}"
-            G.add_node(author, kind=AUTHOR, name=name, variants=variants)
+            known = G.nodes[author]["variants"] if author in G else []
+            G.add_node(author, kind=AUTHOR, name=name, variants=sorted({*known, *variants}))
             G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
         for rel, entity, sentence in mentions:
             start = abstract.index(sentence)

@@ -56,8 +56,8 @@ def test_same_abstract_in_two_files_is_one_paper_with_both_sources():
     to_extract, report = plan_records(G, [
         record(source="daily.txt", index=3),
         record(source="conf.txt", index=0, authors=("Ada Lovelace",), area="Theory · X"),
-        record(abstract="  We train a small model on CIFAR-10.\nIt reaches good accuracy. ",
-               source="conf.txt", index=1),
+        record(abstract="We train a small model on CIFAR-10. It reaches good accuracy.",
+               source="conf.txt", index=1, external_id="other-id"),
     ])
     paper = S.paper_key(ABSTRACT)
     assert list(G.nodes) .count(paper) == 1 and len(to_extract) == 1
