@@ -65,7 +65,7 @@ def small_graph():
               area="Machine Learning", authors=[ada, bo])
     add_paper(G, p2, "We evaluate PPO on MATH and GSM8K. Results follow.", area="Machine Learning",
               authors=[bo, cy])
-    add_paper(G, p3, "A study of reward models for reasoning. More text.", authors=[cy, di, ada])
+    add_paper(G, p3, "A study of reward models for reasoning in large language models. More text.", authors=[cy, di, ada])
     grpo = add_entity(G, schema.METHOD, "GRPO", ["Group Relative Policy Optimization"])
     ppo = add_entity(G, schema.METHOD, "PPO")
     gsm = add_entity(G, schema.DATASET, "GSM8K")
@@ -148,7 +148,7 @@ def test_edge_tooltip_mention_shows_evidence():
 def test_display_name_paper_without_label_uses_first_sentence():
     G = small_graph()
     assert display_name(G, "paper:bbbbbbbbbbbb") == "We evaluate PPO on MATH and GSM8K."
-    assert display_name(G, "paper:cccccccccccc") == "A study of reward models for reasoning."
+    assert display_name(G, "paper:cccccccccccc") == "A study of reward models for reasoning…"
 
 
 # --- views --------------------------------------------------------------------------------------
@@ -393,6 +393,21 @@ def hover_tooltip(page, node):
     return page.evaluate("document.querySelector('div.vis-tooltip').innerText")
 
 
+def hover_edge_tooltip(page, source, target):
+    """Zoom in on an edge, move the mouse onto its midpoint and return its tooltip's text."""
+    x, y = page.evaluate(
+        f"""(() => {{ const ps = kgNetwork.getPositions([{source!r}, {target!r}]);
+        const mid = {{x: (ps[{source!r}].x + ps[{target!r}].x) / 2, y: (ps[{source!r}].y + ps[{target!r}].y) / 2}};
+        kgNetwork.moveTo({{position: mid, scale: 2, animation: false}});
+        const p = kgNetwork.canvasToDOM(mid);
+        const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
+    )
+    page.hover(x - 3, y - 3)
+    page.hover(x, y)
+    page.wait_for("document.querySelector('div.vis-tooltip') && document.querySelector('div.vis-tooltip').style.visibility === 'visible'")
+    return page.evaluate("document.querySelector('div.vis-tooltip').innerText")
+
+
 def assert_clean(page):
     assert page.console_errors == [] and page.exceptions == []
     assert page.requests == [page.url], "the page made network requests"
@@ -417,6 +432,10 @@ def test_tooltip_of_known_node_shows_its_text(browser, tmp_path):
     page = open_page(browser, tmp_path / "overview.html")
     text = hover_tooltip(page, "paper:aaaaaaaaaaaa")
     assert text == "GRPO\nAuthors: Ada Lovelace, Bo Li\nArea: Machine Learning\nWe propose GRPO for reasoning."
+    write_pages(G, tmp_path, concept="reasoning")
+    page = open_page(browser, tmp_path / "mentions-concept-reasoning.html")
+    text = hover_edge_tooltip(page, "paper:cccccccccccc", "concept:reasoning")
+    assert text == "MENTIONS: A study of reward models for reasoning."
 
 
 @needs_chromium
@@ -426,6 +445,8 @@ def test_search_box_selects_and_focuses_node(browser, tmp_path):
     page = open_page(browser, tmp_path / "overview.html")
     page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'ada'; s.dispatchEvent(new Event('change')); })()")
     assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:ada-lovelace"]
+    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'in large language models'; s.dispatchEvent(new Event('change')); })()")
+    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["paper:cccccccccccc"]
     page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'no such thing'; s.dispatchEvent(new Event('change')); })()")
     assert page.evaluate("document.getElementById('status').textContent") == "no node matches"
 

@@ -17,7 +17,7 @@ import jinja2
 from pyvis.network import Network
 
 from kg import schema
-from kg.viz.text import display_name, node_tooltip
+from kg.viz.text import display_name, full_name, node_tooltip
 
 #: Stabilisation iterations before physics stops: 2,000 nodes lay out in seconds, not minutes.
 STABILIZATION_ITERATIONS = 150
@@ -91,6 +91,7 @@ def build_network(G, view):
         net.add_node(
             key,
             label=display_name(G, key),
+            name=full_name(G, key),
             title=node_tooltip(G, key),
             shape=shape,
             color=extra.pop("color", colour),

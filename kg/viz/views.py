@@ -5,7 +5,7 @@ Nodes are ordered by degree (highest first, ties by key) so a view is the same e
 and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kg import schema, traverse
 from kg.viz.text import display_name, edge_tooltip, full_name
@@ -35,7 +35,7 @@ class View:
     nodes: tuple
     edges: tuple
     note: str
-    highlight: tuple = field(default=())
+    highlight: tuple = ()
 
 
 def by_degree(G, keys):
