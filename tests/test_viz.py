@@ -135,6 +135,7 @@ def test_node_tooltip_entity_has_type_aliases_paper_count():
     )
     assert node_tooltip(G, "dataset:gsm8k").endswith("Type: Dataset\nPapers: 2")
     assert node_tooltip(G, "author:ada-lovelace") == "Ada Lovelace\nAuthor of 2 papers"
+    assert node_tooltip(G, "author:di-ng") == "Di Ng\nAuthor of 1 paper"
 
 
 def test_edge_tooltip_mention_shows_evidence():
