@@ -427,6 +427,17 @@ def test_pages_load_offline_without_errors(browser, tmp_path):
 
 
 @needs_chromium
+def test_empty_page_says_so(browser, tmp_path):
+    G = nx.MultiDiGraph(schema_version=schema.SCHEMA_VERSION)
+    add_paper(G, "paper:aaaaaaaaaaaa", "Alone. Here.", authors=[("author:x", "X")])
+    write_pages(G, tmp_path)
+    page = open_page(browser, tmp_path / "methods-datasets.html")
+    assert counts(page) == [0, 0]
+    assert page.evaluate("document.getElementById('status').textContent") == "nothing to show"
+    assert_clean(page)
+
+
+@needs_chromium
 def test_tooltip_of_known_node_shows_its_text(browser, tmp_path):
     G = small_graph()
     write_views(G, tmp_path, standard_views(G))
