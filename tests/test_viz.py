@@ -20,13 +20,13 @@ from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
 from kg.viz.text import display_name, edge_tooltip, node_tooltip
 
-from browser import CHROMIUM, Browser
+from browser import UNAVAILABLE, Browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 HOSTILE = "<script>window.__xss=1</script><img src=x onerror=window.__xss=1> \"quoted\" 'single' &amp;"
 
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (run .ci/viz.sh)")
+needs_chromium = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 
 
 def add_paper(G, key, abstract, *, label=None, area=None, authors=()):
@@ -363,8 +363,8 @@ def test_index_links_every_page_and_escapes(tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed (run .ci/viz.sh)")
+    if UNAVAILABLE:
+        pytest.skip(UNAVAILABLE)
     with Browser() as b:
         yield b
 
