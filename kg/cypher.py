@@ -115,28 +115,34 @@ class EmbeddedEngine:
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
-        deadline = time.monotonic() + START_TIMEOUT
-        self.db = None
-        while True:
-            if self.process.poll() is not None:
-                log = self._log_tail()
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                raise KgError(f"the embedded Cypher engine did not start: {log}")
-            if os.path.exists(socket):
-                try:
-                    self.db = falkordb.FalkorDB(unix_socket_path=socket)
-                    self.db.connection.ping()
-                    break
-                except Exception:  # still loading the saved database, or failing to
-                    pass
-            if time.monotonic() > deadline:
-                self.process.kill()
-                raise KgError("the embedded Cypher engine did not start within "
-                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
-            time.sleep(0.005)
+        try:
+            self.db = self._connect(socket, falkordb)
+        except BaseException:
+            self.process.kill()
+            self.process.wait()
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         self.graph = self.db.select_graph(GRAPH_NAME)
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
+
+    def _connect(self, socket, falkordb):
+        """A client of the starting server, once it answers (it may be loading a database)."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
+            if os.path.exists(socket):
+                try:
+                    db = falkordb.FalkorDB(unix_socket_path=socket)
+                    db.connection.ping()
+                    return db
+                except Exception:  # still loading the saved database, or failing to
+                    pass
+            if time.monotonic() > deadline:
+                raise KgError("the embedded Cypher engine did not start within "
+                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
+            time.sleep(0.005)
 
     def _log_tail(self):
         try:

@@ -8,11 +8,10 @@ Lookups go through ``kg.lookup``; a name that matches nothing raises ``kg.errors
 
 import math
 import weakref
-from collections import deque
-
 import networkx as nx
 
 from kg.lookup import find_node
+from kg.lookup import forget as _forget_names
 from kg.schema import (APPLIED_TO, AREA, AUTHOR, AUTHORED, BENCHMARK, CONCEPT_KINDS, DATASET,
                        IN_AREA, MENTION_RELS, METHOD, PAPER, PART_OF, SCHEMA_VERSION,
                        content_hash)
@@ -54,6 +53,47 @@ def papers_of(G, author):
 
 def authors_of(G, paper):
     return [a for a in G.predecessors(paper) if AUTHORED in G[a][paper]]
+
+
+_CACHE = weakref.WeakKeyDictionary()
+
+
+def cached(G, name, build):
+    """``build(G)``, computed once per graph and again when its node count changes.
+
+    (Counting a MultiDiGraph's edges takes a second on a large graph, so edges added between
+    existing nodes go unnoticed: call :func:`forget` after such an edit.)
+    """
+    stamp = G.number_of_nodes()
+    per_graph = _CACHE.setdefault(G, {})
+    if name not in per_graph or per_graph[name][0] != stamp:
+        per_graph[name] = (stamp, build(G))
+    return per_graph[name][1]
+
+
+def forget(G):
+    """Drop everything cached about ``G`` (after editing it in place)."""
+    _CACHE.pop(G, None)
+    _forget_names(G)
+
+
+def collaborations(G):
+    """{author key: {co-author key: [shared paper keys]}} for every author with a co-author.
+
+    Built once per graph (see :func:`cached`) for the traversals that walk many authors.
+    """
+    def build(G):
+        index = {}
+        for p, kind in G.nodes(data="kind"):
+            if kind != PAPER:
+                continue
+            authors = authors_of(G, p)
+            for a in authors:
+                for b in authors:
+                    if a != b:
+                        index.setdefault(a, {}).setdefault(b, []).append(p)
+        return index
+    return cached(G, "collaborations", build)
 
 
 def _collaborators(G, author):
@@ -111,16 +151,20 @@ def coauthors_within(G, author, *, hops=2):
     return rows
 
 
-def _author_distances(G, target):
-    """Co-authorship distance of every author connected to ``target`` (breadth first)."""
+def _author_distances(G, target, source):
+    """Co-authorship distances from ``target``, breadth first, complete for every author
+    nearer than ``source`` (the search stops at the level where ``source`` is found)."""
+    index = collaborations(G)
     distance = {target: 0}
-    queue = deque([target])
-    while queue:
-        x = queue.popleft()
-        for b in _collaborators(G, x):
-            if b not in distance:
-                distance[b] = distance[x] + 1
-                queue.append(b)
+    frontier = [target]
+    while frontier and source not in distance:
+        ring = []
+        for x in frontier:
+            for b in index.get(x, ()):
+                if b not in distance:
+                    distance[b] = distance[x] + 1
+                    ring.append(b)
+        frontier = ring
     return distance
 
 
@@ -141,13 +185,13 @@ def collaboration_path(G, source, target):
     """
     a = find_node(G, source, kinds=(AUTHOR,))
     b = find_node(G, target, kinds=(AUTHOR,))
-    distance = _author_distances(G, b)
+    distance = _author_distances(G, b, a)
     if a == b or a not in distance:
         return []
     chain = [a]
     while chain[-1] != b:
         here = chain[-1]
-        chain.append(min(x for x in _collaborators(G, here)
+        chain.append(min(x for x in collaborations(G)[here]
                          if distance.get(x) == distance[here] - 1))
     rows = []
     for step, x in enumerate(chain):
@@ -165,12 +209,11 @@ def top_collaborators(G, *, limit=10):
     Rémi Munos 3 3
     Julia Kempe 2 3
     """
-    rows = [{"author": node_name(G, a), "key": a, "coauthors": len(_collaborators(G, a)),
-             "papers": len(papers_of(G, a))}
-            for a in _nodes_of_kind(G, AUTHOR)]
-    rows = [r for r in rows if r["coauthors"]]
-    rows.sort(key=lambda r: (-r["coauthors"], r["author"], r["key"]))
-    return rows[:limit]
+    index = collaborations(G)
+    ranking = cached(G, "collaborator_ranking", lambda G: sorted(
+        index, key=lambda a: (-len(index[a]), node_name(G, a), a)))
+    return [{"author": node_name(G, a), "key": a, "coauthors": len(index[a]),
+             "papers": len(papers_of(G, a))} for a in ranking[:limit]]
 
 
 # ------------------------------------------------------------------- method <-> dataset
@@ -264,17 +307,9 @@ def top_method_dataset_pairs(G, *, limit=10):
 
 # ------------------------------------------------------------------ papers sharing concepts
 
-_PAPER_COUNTS = weakref.WeakKeyDictionary()
-
-
 def paper_count(G):
-    """Number of Paper nodes, cached until the graph's size changes."""
-    stamp = (G.number_of_nodes(), G.number_of_edges())
-    cached = _PAPER_COUNTS.get(G)
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, len(_nodes_of_kind(G, PAPER)))
-        _PAPER_COUNTS[G] = cached
-    return cached[1]
+    """Number of Paper nodes (cached until the graph's size changes)."""
+    return cached(G, "paper_count", lambda G: len(_nodes_of_kind(G, PAPER)))
 
 
 def _nodes_of_kind(G, kind):
