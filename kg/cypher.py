@@ -39,6 +39,8 @@ BATCH = 5000
 START_TIMEOUT = 30.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
+WORKDIR_PREFIX = "kg-falkordb-"
+OWNER_FILE = "owner.pid"
 
 
 class CypherError(KgError):
@@ -93,6 +95,27 @@ def _stop(process, client, workdir):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def sweep_stale_workdirs():
+    """Remove the socket folders left by processes that died without closing their engine
+    (killed: their server died with them, the folder stayed)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        if not name.startswith(WORKDIR_PREFIX):
+            continue
+        folder = os.path.join(root, name)
+        try:
+            with open(os.path.join(folder, OWNER_FILE)) as fh:
+                owner = int(fh.read())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass
+
+
 class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
@@ -103,7 +126,10 @@ class EmbeddedEngine:
         import falkordb
 
         executable, module = _server_files()
-        self.workdir = tempfile.mkdtemp(prefix="kg-falkordb-")
+        sweep_stale_workdirs()
+        self.workdir = tempfile.mkdtemp(prefix=WORKDIR_PREFIX)
+        with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
+            fh.write(str(os.getpid()))
         socket = os.path.join(self.workdir, "redis.sock")
         directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
                                                                                  RDB_NAME)
