@@ -37,6 +37,7 @@ STAMP_NAME = "stamp.json"
 LAYOUT_VERSION = 1
 BATCH = 5000
 START_TIMEOUT = 30.0
+QUERY_TIMEOUT = 60.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
 WORKDIR_PREFIX = "kg-falkordb-"
@@ -54,6 +55,9 @@ def one_line(text):
 def engine_error(exc):
     """A CypherError with one line saying what went wrong with a query."""
     message = one_line(exc)
+    if "timed out" in message.lower():
+        return CypherError("the query ran past the embedded engine's time limit; anchor it "
+                           "on fewer nodes or add a LIMIT")
     if "read-only" in message or "RO_QUERY" in message:
         return CypherError("kg cypher is read-only: CREATE, MERGE, SET, DELETE, REMOVE and "
                            "index or procedure writes are refused")
@@ -120,9 +124,10 @@ class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
     ``rdb`` is a saved database to open (read-only use; the server never writes it).
+    A query running longer than ``timeout`` seconds is stopped with a CypherError.
     """
 
-    def __init__(self, rdb=None):
+    def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
         import falkordb
 
         executable, module = _server_files()
@@ -137,7 +142,9 @@ class EmbeddedEngine:
                    "--dir", directory, "--dbfilename", filename, "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
                    "--logfile", os.path.join(self.workdir, "redis.log"),
-                   "--enable-protected-configs", "local", "--loadmodule", module]
+                   "--enable-protected-configs", "local", "--loadmodule", module,
+                   "TIMEOUT_MAX", str(int(timeout * 1000)),
+                   "TIMEOUT_DEFAULT", str(int(timeout * 1000))]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)

@@ -83,15 +83,17 @@ def collaborations(G):
     Built once per graph (see :func:`cached`) for the traversals that walk many authors.
     """
     def build(G):
+        authors = {}
+        for a, p, rel in G.edges(keys=True):
+            if rel == AUTHORED:
+                authors.setdefault(p, []).append(a)
         index = {}
-        for p, kind in G.nodes(data="kind"):
-            if kind != PAPER:
-                continue
-            authors = authors_of(G, p)
-            for a in authors:
-                for b in authors:
+        for p, names in authors.items():
+            for a in names if len(names) > 1 else ():
+                shared = index.setdefault(a, {})
+                for b in names:
                     if a != b:
-                        index.setdefault(a, {}).setdefault(b, []).append(p)
+                        shared.setdefault(b, []).append(p)
         return index
     return cached(G, "collaborations", build)
 
@@ -151,21 +153,52 @@ def coauthors_within(G, author, *, hops=2):
     return rows
 
 
-def _author_distances(G, target, source):
-    """Co-authorship distances from ``target``, breadth first, complete for every author
-    nearer than ``source`` (the search stops at the level where ``source`` is found)."""
-    index = collaborations(G)
-    distance = {target: 0}
-    frontier = [target]
-    while frontier and source not in distance:
-        ring = []
-        for x in frontier:
-            for b in index.get(x, ()):
-                if b not in distance:
-                    distance[b] = distance[x] + 1
-                    ring.append(b)
-        frontier = ring
-    return distance
+def _bfs_level(index, frontier, seen):
+    """The next breadth-first level from ``frontier``; records distances in ``seen``."""
+    level = set()
+    depth = seen[next(iter(frontier))] + 1
+    for x in frontier:
+        for y in index.get(x, ()):
+            if y not in seen:
+                seen[y] = depth
+                level.add(y)
+    return level
+
+
+def shortest_chain_layers(index, a, b):
+    """The authors on shortest chains from ``a`` to ``b``, position by position, or None.
+
+    Breadth first from both ends (always the smaller frontier) until the searches meet at
+    length ``d``; the layers are then pruned outwards from a position both searches reached,
+    so that layer ``i`` holds exactly the authors at position ``i`` of some shortest chain.
+
+    >>> index = {"a": {"x": 1, "y": 1}, "x": {"a": 1, "b": 1}, "y": {"a": 1, "z": 1},
+    ...          "z": {"y": 1, "b": 1}, "b": {"x": 1, "z": 1}}
+    >>> [sorted(layer) for layer in shortest_chain_layers(index, "a", "b")]
+    [['a'], ['x'], ['b']]
+    >>> shortest_chain_layers({"a": {}, "b": {}}, "a", "b") is None
+    True
+    """
+    from_a, from_b = {a: 0}, {b: 0}
+    levels_a, levels_b = [{a}], [{b}]
+    while True:
+        meet = [x for x in levels_a[-1] if x in from_b] + [x for x in levels_b[-1] if x in from_a]
+        if meet:
+            d = min(from_a[x] + from_b[x] for x in meet)
+            break
+        levels, seen = min((levels_a, from_a), (levels_b, from_b), key=lambda s: len(s[0][-1]))
+        level = _bfs_level(index, levels[-1], seen)
+        if not level:
+            return None
+        levels.append(level)
+    k = max(0, d - (len(levels_b) - 1))
+    layers = {k: {x for x in levels_a[k] if from_b.get(x) == d - k}}
+    for i in range(k - 1, -1, -1):
+        layers[i] = {x for y in layers[i + 1] for x in index.get(y, ()) if from_a.get(x) == i}
+    for i in range(k + 1, d + 1):
+        layers[i] = {x for y in layers[i - 1] for x in index.get(y, ())
+                     if from_b.get(x) == d - i}
+    return [layers[i] for i in range(d + 1)]
 
 
 def collaboration_path(G, source, target):
@@ -185,17 +218,16 @@ def collaboration_path(G, source, target):
     """
     a = find_node(G, source, kinds=(AUTHOR,))
     b = find_node(G, target, kinds=(AUTHOR,))
-    distance = _author_distances(G, b, a)
-    if a == b or a not in distance:
+    index = collaborations(G)
+    layers = shortest_chain_layers(index, a, b) if a != b else None
+    if not layers:
         return []
     chain = [a]
-    while chain[-1] != b:
-        here = chain[-1]
-        chain.append(min(x for x in collaborations(G)[here]
-                         if distance.get(x) == distance[here] - 1))
+    for layer in layers[1:]:
+        chain.append(min(x for x in index[chain[-1]] if x in layer))
     rows = []
     for step, x in enumerate(chain):
-        shared = _collaborators(G, x).get(chain[step - 1], []) if step else []
+        shared = index[x][chain[step - 1]] if step else []
         rows.append({"step": step, "author": node_name(G, x), "key": x,
                      "papers": sorted(paper_name(G, p) for p in shared)})
     return rows

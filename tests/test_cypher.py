@@ -262,3 +262,12 @@ def test_cli_cypher_bad_query(graph_file, capsys):
     err = capsys.readouterr().err
     assert err.startswith("kg: error: the embedded Cypher engine (FalkorDB) cannot run") and \
         err.count("\n") == 1
+
+
+def test_a_runaway_query_is_stopped_with_a_clear_error():
+    with EmbeddedEngine(timeout=0.2) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) "
+                   "RETURN count(*) AS n")
+        assert engine("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 200}]
