@@ -50,6 +50,7 @@ class Page:
     def __init__(self, browser, session_id):
         self._browser = browser
         self._session = session_id
+        self.url = None
         self.console_errors = []
         self.exceptions = []
         self.requests = []
@@ -71,10 +72,9 @@ class Page:
 
     def open(self, path, *, ready="true", timeout=120.0):
         """Load the file at ``path`` and wait until the JavaScript expression ``ready`` is true."""
-        url = Path(path).resolve().as_uri()
-        self.send("Page.navigate", url=url)
+        self.url = Path(path).resolve().as_uri()
+        self.send("Page.navigate", url=self.url)
         self.wait_for(ready, timeout=timeout)
-        return url
 
     def evaluate(self, expression):
         """The JSON value of a JavaScript expression; a thrown error raises BrowserError."""

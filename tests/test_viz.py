@@ -372,8 +372,7 @@ def browser():
 def open_page(browser, path):
     """Open a page, wait for its layout to finish, and return the tab."""
     page = browser.new_page()
-    url = page.open(path, ready="window.kgReady")
-    page.url = url
+    page.open(path, ready="window.kgReady")
     return page
 
 
@@ -455,12 +454,15 @@ def test_search_box_selects_and_focuses_node(browser, tmp_path):
     G = small_graph()
     write_views(G, tmp_path, standard_views(G))
     page = open_page(browser, tmp_path / "overview.html")
-    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'ada'; s.dispatchEvent(new Event('change')); })()")
-    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:ada-lovelace"]
-    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'in large language models'; s.dispatchEvent(new Event('change')); })()")
-    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["paper:cccccccccccc"]
-    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'no such thing'; s.dispatchEvent(new Event('change')); })()")
-    assert page.evaluate("document.getElementById('status').textContent") == "no node matches"
+
+    def search(text):
+        page.evaluate(f"(() => {{ const s = document.getElementById('search'); s.value = {text!r}; "
+                      "s.dispatchEvent(new Event('change')); })()")
+        return page.evaluate("kgNetwork.getSelectedNodes()"), page.evaluate("document.getElementById('status').textContent")
+
+    assert search("ada") == (["author:ada-lovelace"], "")
+    assert search("in large language models") == (["paper:cccccccccccc"], "")
+    assert search("no such thing") == (["paper:cccccccccccc"], "no node matches")
 
 
 @needs_chromium
@@ -475,6 +477,7 @@ def test_hostile_text_executes_nothing_and_shows_as_text(browser, tmp_path):
             page.wait_for("window.kgReady")
         assert page.evaluate("window.__xss") is None, path.name
         assert page.evaluate("document.querySelectorAll('img, script').length") == (0 if path.name == "index.html" else 2)
+        assert_clean(page)
     page = open_page(browser, tmp_path / "overview.html")
     assert hover_tooltip(page, "paper:dddddddddddd").startswith(f"L{HOSTILE}\nAuthors: Eve {HOSTILE}, Ok Person")
     page = open_page(browser, tmp_path / f"{page_views[3].name}.html")
