@@ -113,6 +113,15 @@ def add_output_options(parser):
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
 
 
+# ---------------------------------------------------------------- viz
+
+def positive_int(text):
+    """argparse type: an integer of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
 def cmd_viz(args):
     from kg.store import load_graph
     from kg.viz import write_pages
@@ -193,10 +202,10 @@ def build_parser():
         epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
     add_graph_option(p)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
-    p.add_argument("--top", type=int, default=150, metavar="N",
+    p.add_argument("--top", type=positive_int, default=150, metavar="N",
                    help="nodes on the overview, by degree (default: 150)")
     p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
-    p.add_argument("--depth", type=int, default=1, metavar="K",
+    p.add_argument("--depth", type=positive_int, default=1, metavar="K",
                    help="co-authorship steps for --author (default: 1)")
     p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
     p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")

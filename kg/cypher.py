@@ -37,8 +37,11 @@ STAMP_NAME = "stamp.json"
 LAYOUT_VERSION = 1
 BATCH = 5000
 START_TIMEOUT = 30.0
+QUERY_TIMEOUT = 60.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
+WORKDIR_PREFIX = "kg-falkordb-"
+OWNER_FILE = "owner.pid"
 
 
 class CypherError(KgError):
@@ -52,6 +55,9 @@ def one_line(text):
 def engine_error(exc):
     """A CypherError with one line saying what went wrong with a query."""
     message = one_line(exc)
+    if "timed out" in message.lower():
+        return CypherError("the query ran past the embedded engine's time limit; anchor it "
+                           "on fewer nodes or add a LIMIT")
     if "read-only" in message or "RO_QUERY" in message:
         return CypherError("kg cypher is read-only: CREATE, MERGE, SET, DELETE, REMOVE and "
                            "index or procedure writes are refused")
@@ -93,17 +99,42 @@ def _stop(process, client, workdir):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def sweep_stale_workdirs():
+    """Remove the socket folders left by processes that died without closing their engine
+    (killed: their server died with them, the folder stayed)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        if not name.startswith(WORKDIR_PREFIX):
+            continue
+        folder = os.path.join(root, name)
+        try:
+            with open(os.path.join(folder, OWNER_FILE)) as fh:
+                owner = int(fh.read())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass
+
+
 class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
     ``rdb`` is a saved database to open (read-only use; the server never writes it).
+    A query running longer than ``timeout`` seconds is stopped with a CypherError.
     """
 
-    def __init__(self, rdb=None):
+    def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
         import falkordb
 
         executable, module = _server_files()
-        self.workdir = tempfile.mkdtemp(prefix="kg-falkordb-")
+        sweep_stale_workdirs()
+        self.workdir = tempfile.mkdtemp(prefix=WORKDIR_PREFIX)
+        with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
+            fh.write(str(os.getpid()))
         socket = os.path.join(self.workdir, "redis.sock")
         directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
                                                                                  RDB_NAME)
@@ -111,32 +142,40 @@ class EmbeddedEngine:
                    "--dir", directory, "--dbfilename", filename, "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
                    "--logfile", os.path.join(self.workdir, "redis.log"),
-                   "--enable-protected-configs", "local", "--loadmodule", module]
+                   "--enable-protected-configs", "local", "--loadmodule", module,
+                   "TIMEOUT_MAX", str(int(timeout * 1000)),
+                   "TIMEOUT_DEFAULT", str(int(timeout * 1000))]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
-        deadline = time.monotonic() + START_TIMEOUT
-        self.db = None
-        while True:
-            if self.process.poll() is not None:
-                log = self._log_tail()
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                raise KgError(f"the embedded Cypher engine did not start: {log}")
-            if os.path.exists(socket):
-                try:
-                    self.db = falkordb.FalkorDB(unix_socket_path=socket)
-                    self.db.connection.ping()
-                    break
-                except Exception:  # still loading the saved database, or failing to
-                    pass
-            if time.monotonic() > deadline:
-                self.process.kill()
-                raise KgError("the embedded Cypher engine did not start within "
-                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
-            time.sleep(0.005)
+        try:
+            self.db = self._connect(socket, falkordb)
+        except BaseException:
+            self.process.kill()
+            self.process.wait()
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         self.graph = self.db.select_graph(GRAPH_NAME)
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
+
+    def _connect(self, socket, falkordb):
+        """A client of the starting server, once it answers (it may be loading a database)."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
+            if os.path.exists(socket):
+                try:
+                    db = falkordb.FalkorDB(unix_socket_path=socket)
+                    db.connection.ping()
+                    return db
+                except Exception:  # still loading the saved database, or failing to
+                    pass
+            if time.monotonic() > deadline:
+                raise KgError("the embedded Cypher engine did not start within "
+                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
+            time.sleep(0.005)
 
     def _log_tail(self):
         try:
