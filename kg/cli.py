@@ -113,6 +113,17 @@ def add_output_options(parser):
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
 
 
+def cmd_viz(args):
+    from kg.store import load_graph
+    from kg.viz import write_pages
+
+    paths = write_pages(load_graph(graph_path(args)), args.output, top=args.top, author=args.author,
+                        depth=args.depth, method=args.method, dataset=args.dataset,
+                        paper=args.paper, concept=args.concept)
+    print(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
+    return 0
+
+
 # ---------------------------------------------------------------- parser
 
 def build_parser():
@@ -173,6 +184,25 @@ def build_parser():
     add_graph_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_cypher)
+
+    p = sub.add_parser(
+        "viz", help="write self-contained HTML pages of the graph",
+        description="Write offline HTML pages (pyvis/vis-network) to a folder: an overview of "
+                    "the most connected nodes, the co-author network, methods and the datasets "
+                    "they were applied to, a page per name asked for, and index.html.",
+        epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
+    add_graph_option(p)
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
+    p.add_argument("--top", type=int, default=150, metavar="N",
+                   help="nodes on the overview, by degree (default: 150)")
+    p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
+    p.add_argument("--depth", type=int, default=1, metavar="K",
+                   help="co-authorship steps for --author (default: 1)")
+    p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
+    p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")
+    p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
+    p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
+    p.set_defaults(func=cmd_viz)
     return parser
 
 
