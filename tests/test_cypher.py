@@ -271,3 +271,14 @@ def test_a_runaway_query_is_stopped_with_a_clear_error():
             engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) "
                    "RETURN count(*) AS n")
         assert engine("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 200}]
+
+
+@pytest.mark.parametrize("text", ['say "hi"\\', "line\nbreak\ttab", "bell\x07 and \x01",
+                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", ""])
+def test_strings_load_exactly(text):
+    G = example_graph()
+    G.nodes["author:ada lovelace"]["name"] = text
+    with open_graph(G) as run:
+        assert run("MATCH (a:Author {key: 'author:ada lovelace'}) RETURN a.name AS name") == [
+            {"name": text}]
+        assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
