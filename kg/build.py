@@ -81,9 +81,7 @@ def assemble_mentions(G, mentions):
     graph built at once from the same inputs.
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
-    for key, resolved in resolve_corpus(sorted(mentions.items())):
-        kgraph.set_mentions(G, key, resolved)
-    kgraph.update_applied_to(G, [n for n, kind in G.nodes(data="kind") if kind == S.METHOD])
+    kgraph.add_entity_layer(G, resolve_corpus(sorted(mentions.items())))
 
 
 def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,
