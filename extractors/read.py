@@ -269,7 +269,7 @@ def read_conference(path, lines, problems):
             if bad_block:
                 index += 1
             elif _check_abstract(path, n, text, problems):
-                yield PaperRecord(abstract=text, source=name, index=index, line=n,
+                yield PaperRecord(abstract=_clean(text), source=name, index=index, line=n,
                                   authors=tuple(authors or ()), authors_truncated=truncated,
                                   area=area)
                 index += 1
@@ -294,7 +294,7 @@ def read_daily(path, lines, problems):
         if n == _first_line(lines) and text and text.casefold() in DAILY_HEADERS | CONFERENCE_HEADERS:
             continue
         if _check_abstract(path, n, text, problems):
-            yield PaperRecord(abstract=text, source=name, index=index, line=n)
+            yield PaperRecord(abstract=_clean(text), source=name, index=index, line=n)
         index += 1
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class PaperRecord:
-    """One paper as read from a listing.
+    """One paper as read from a listing; ``abstract`` has its whitespace collapsed.
 
     ``authors`` are the names as printed, in order; ``authors_truncated`` is true where the
     listing cut the list ("等", "et al."). ``source`` is the file the record came from and

@@ -64,7 +64,7 @@ def content_hash(abstract):
     """First 12 hex digits of the sha1 of the whitespace-collapsed abstract.
 
     >>> content_hash("  a \\n b\\tc ")
-    'a9993e364706'
+    '6b3f339c67bb'
     """
     return hashlib.sha1(collapse_whitespace(abstract).encode("utf-8")).hexdigest()[:12]
 

@@ -1,0 +1,125 @@
+"""The ``kg`` command: a thin layer over the Python API, one call per command."""
+
+import argparse
+import json
+import os
+import sys
+
+from kg import __version__
+from kg.errors import KgError
+from kg.store import DEFAULT_GRAPH
+
+GRAPH_ENV = "KG_GRAPH"
+
+
+def default_graph():
+    return os.environ.get(GRAPH_ENV, DEFAULT_GRAPH)
+
+
+def add_graph_option(parser, help_text="graph file to read"):
+    parser.add_argument("-g", "--graph", default=None, metavar="GRAPH",
+                        help=f"{help_text} (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})")
+
+
+def graph_path(args):
+    return args.graph or default_graph()
+
+
+def warn(message):
+    print(f"kg: {message}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- build
+
+def cmd_build(args):
+    from kg.build import build
+    from kg.stats import format_stats, graph_stats
+
+    output = args.output or default_graph()
+    progress = not args.quiet and sys.stderr.isatty()
+    G, report = build(args.inputs, output, fresh=args.fresh, format=args.format,
+                      workers=args.workers, reingest=args.reingest, progress=progress,
+                      strict=args.strict)
+    for problem in report.problems:
+        warn(f"skipped {problem}")
+    if args.quiet:
+        return 0
+    print(format_stats(graph_stats(G, top=5)))
+    print(f"\nRead {report.records:,} records: {report.new_papers:,} new papers, "
+          f"{report.updated_papers:,} re-ingested, {report.known_papers:,} already in the graph, "
+          f"{report.duplicates:,} duplicates; {len(report.problems):,} skipped "
+          f"({report.seconds:.1f} s).")
+    print(f"Graph saved to {os.path.abspath(report.graph_path)}")
+    return 0
+
+
+def cmd_stats(args):
+    from kg.stats import format_stats, graph_stats
+    from kg.store import load_graph
+
+    stats = graph_stats(load_graph(graph_path(args)), top=args.top)
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False, sort_keys=False))
+    else:
+        print(format_stats(stats))
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+def build_parser():
+    from extractors.read import FORMATS
+
+    parser = argparse.ArgumentParser(
+        prog="kg", description="Knowledge graphs of research papers.",
+        epilog="Example: kg build samples/ -o graph.kg && kg stats -g graph.kg")
+    parser.add_argument("--version", action="version", version=f"kg {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser(
+        "build", help="read paper listings into a saved graph",
+        description="Read listings (paper-search pages, daily-papers feeds, JSONL, JSON, CSV, "
+                    "BibTeX; files, directories or globs) into a graph file. An existing "
+                    "graph file is added to: known papers are kept, new ones added.",
+        epilog="Example: kg build ../shared/seeds/*.txt papers.jsonl -o graph.kg")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
+    p.add_argument("-o", "--output", metavar="GRAPH",
+                   help=f"graph file to write (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})")
+    p.add_argument("--format", choices=FORMATS, help="force the input format (default: detect)")
+    p.add_argument("--fresh", action="store_true", help="start a new graph instead of adding")
+    p.add_argument("--reingest", action="store_true",
+                   help="re-extract papers already in the graph (their edges are replaced)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="extraction processes (default: 1)")
+    p.add_argument("--strict", action="store_true", help="fail if any record is bad")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser(
+        "stats", help="counts per label and relationship type, sources, top authors",
+        epilog="Example: kg stats -g graph.kg --json")
+    add_graph_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
+    p.set_defaults(func=cmd_stats)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KgError as exc:
+        print(f"kg: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("kg: interrupted; files already written are complete, nothing half-written",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

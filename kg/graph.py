@@ -1,0 +1,197 @@
+"""The property graph: one networkx MultiDiGraph built from paper records and mentions.
+
+Node ids are keys (``kg.schema``); ``kind`` is the primary label; edges are keyed by
+relationship type. Ingesting a paper again replaces its edges; entities that nothing
+points to any more are removed.
+"""
+
+import networkx as nx
+
+from kg import schema as S
+from kg.authors import author_key, display_name
+
+#: Relationship type of a "used" mention, by entity type.
+USED_REL = {S.METHOD: S.USES, S.DATASET: S.EVALUATED_ON, S.BENCHMARK: S.EVALUATED_ON,
+            S.TASK: S.ADDRESSES, S.METRIC: S.MEASURES, S.CONCEPT: S.MENTIONS}
+PROPOSABLE = {S.METHOD, S.DATASET, S.BENCHMARK, S.METRIC, S.TASK}
+
+
+def new_graph():
+    """An empty kg graph."""
+    return nx.MultiDiGraph(schema_version=S.SCHEMA_VERSION)
+
+
+def paper_index(G):
+    """Map content hash -> paper key for the papers of ``G``."""
+    return {a["hash"]: n for n, a in G.nodes(data=True) if a["kind"] == S.PAPER}
+
+
+def source_label(record):
+    return f"{record.source}#{record.index}"
+
+
+# ---------------------------------------------------------------- papers and authors
+
+def add_paper(G, record, key, digest):
+    """Add (or refresh) a Paper node with its authors and area.
+
+    ``digest`` is the record's content hash. A paper already present keeps its edges; the
+    record's source is added, and authors, area and title fill in what the graph lacked.
+    """
+    if key not in G:
+        G.add_node(key, kind=S.PAPER, abstract=record.abstract, title=record.title,
+                   label=None, area=None, sources=[], hash=digest, venue=record.venue,
+                   year=record.year)
+    attrs = G.nodes[key]
+    attrs["sources"] = sorted(set(attrs["sources"]) | {source_label(record)})
+    for field in ("title", "venue", "year"):
+        if attrs.get(field) is None and getattr(record, field) is not None:
+            attrs[field] = getattr(record, field)
+    if record.area and attrs["area"] is None:
+        attrs["area"] = record.area
+        area = S.area_key(record.area)
+        if area not in G:
+            G.add_node(area, kind=S.AREA, name=record.area)
+        G.add_edge(key, area, key=S.IN_AREA)
+    if record.authors and not any(S.AUTHORED in rels for rels in G.pred[key].values()):
+        for position, name in enumerate(record.authors, 1):
+            G.add_edge(add_author(G, name), key, key=S.AUTHORED, position=position,
+                       truncated_list=record.authors_truncated)
+
+
+def add_author(G, printed):
+    """Add an Author node (or a printed variant to an existing one); return its key."""
+    key = author_key(printed)
+    if key in G:
+        attrs = G.nodes[key]
+        if printed not in attrs["variants"]:
+            attrs["variants"] = sorted(attrs["variants"] + [printed])
+            attrs["name"] = display_name(attrs["variants"])
+    else:
+        G.add_node(key, kind=S.AUTHOR, name=display_name([printed]), variants=[printed])
+    return key
+
+
+def authored_by(G, paper):
+    """Author keys of a paper, in author order."""
+    rows = [(d["position"], a) for a, _, k, d in G.in_edges(paper, keys=True, data=True)
+            if k == S.AUTHORED]
+    return [a for _, a in sorted(rows)]
+
+
+# ---------------------------------------------------------------- mentions
+
+def mention_edges(G, paper):
+    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
+    return [(v, k, d) for _, v, k, d in G.out_edges(paper, keys=True, data=True)
+            if k in S.MENTION_RELS]
+
+
+def set_mentions(G, paper, mentions):
+    """Replace the paper's mention edges by edges for ``mentions`` (resolved Mentions).
+
+    One edge per entity: the earliest mention is the evidence, and the paper PROPOSES it if
+    any mention is proposed. Returns the set of entity keys touched (old and new).
+    """
+    old = {v for v, _, _ in mention_edges(G, paper)}
+    G.remove_edges_from([(paper, v, k) for v, k, _ in mention_edges(G, paper)])
+    by_entity = {}
+    for m in sorted(mentions, key=lambda m: (m.start, m.end)):
+        key = S.entity_key(m.type, m.canonical)
+        _add_entity(G, key, m)
+        first, proposed = by_entity.get(key, (m, False))
+        by_entity[key] = (first, proposed or m.role == "proposed")
+    for key, (m, proposed) in by_entity.items():
+        rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
+        G.add_edge(paper, key, key=rel, evidence=m.sentence, start=m.start, end=m.end,
+                   text=m.text, rule=m.rule, score=round(float(m.score), 4))
+    G.nodes[paper]["label"] = paper_label(G, paper)
+    return old | set(by_entity)
+
+
+def _add_entity(G, key, m):
+    if key not in G:
+        attrs = {"kind": m.type, "name": m.canonical}
+        if m.type != S.CONCEPT:
+            attrs.update(aliases=[], long_form=None)
+        G.add_node(key, **attrs)
+    attrs = G.nodes[key]
+    if m.type == S.CONCEPT:
+        return
+    aliases = set(attrs["aliases"]) | {a for a in (m.text, *m.aliases) if a and a != attrs["name"]}
+    if m.long_form and attrs["long_form"] is None:
+        attrs["long_form"] = m.long_form
+    attrs["aliases"] = sorted(aliases)
+    for benchmark in m.part_of:
+        bkey = S.entity_key(S.BENCHMARK, benchmark)
+        if bkey not in G:
+            G.add_node(bkey, kind=S.BENCHMARK, name=benchmark, aliases=[], long_form=None)
+        if bkey != key:
+            G.add_edge(key, bkey, key=S.PART_OF)
+
+
+def paper_label(G, paper):
+    """The paper's short display name: the first Method it proposes, else None."""
+    proposed = [(d["start"], G.nodes[v]["name"]) for v, k, d in mention_edges(G, paper)
+                if k == S.PROPOSES and G.nodes[v]["kind"] == S.METHOD]
+    return min(proposed)[1] if proposed else None
+
+
+# ---------------------------------------------------------------- derived edges
+
+def update_applied_to(G, methods):
+    """Recompute the APPLIED_TO edges leaving each of ``methods``.
+
+    A method is applied to a dataset or benchmark when one paper mentions both; papers
+    where they share a sentence score 1.0, others 0.5.
+    """
+    for method in methods:
+        if method not in G or G.nodes[method]["kind"] != S.METHOD:
+            continue
+        G.remove_edges_from([(method, v, S.APPLIED_TO) for _, v, k in
+                             G.out_edges(method, keys=True) if k == S.APPLIED_TO])
+        found = {}
+        for paper, _, k, d in G.in_edges(method, keys=True, data=True):
+            if k not in S.MENTION_RELS:
+                continue
+            for target, _, e in mention_edges(G, paper):
+                if G.nodes[target]["kind"] in (S.DATASET, S.BENCHMARK):
+                    papers = found.setdefault(target, {})
+                    same = e["evidence"] == d["evidence"]
+                    papers[paper] = max(papers.get(paper, 0.0), 1.0 if same else 0.5)
+        for target, papers in found.items():
+            G.add_edge(method, target, key=S.APPLIED_TO, papers=len(papers),
+                       paper_keys=sorted(papers), score=sum(papers.values()))
+
+
+def methods_near(G, entities):
+    """Methods whose APPLIED_TO edges may change when ``entities`` gain or lose papers."""
+    methods = set()
+    for e in entities:
+        if e not in G:
+            continue
+        if G.nodes[e]["kind"] == S.METHOD:
+            methods.add(e)
+        elif G.nodes[e]["kind"] in (S.DATASET, S.BENCHMARK):
+            methods.update(u for u, _, k in G.in_edges(e, keys=True) if k == S.APPLIED_TO)
+    return methods
+
+
+def prune_orphans(G, candidates):
+    """Remove entities, authors and areas among ``candidates`` that nothing points to."""
+    pending = set(candidates)
+    while pending:
+        node = pending.pop()
+        if node not in G:
+            continue
+        kind = G.nodes[node]["kind"]
+        if kind == S.AUTHOR:
+            alive = any(k == S.AUTHORED for _, _, k in G.out_edges(node, keys=True))
+        elif kind == S.PAPER:
+            continue
+        else:
+            alive = any(k in S.MENTION_RELS or k in (S.PART_OF, S.IN_AREA)
+                        for _, _, k in G.in_edges(node, keys=True))
+        if not alive:
+            pending.update(v for _, v, k in G.out_edges(node, keys=True) if k == S.PART_OF)
+            G.remove_node(node)

@@ -1,0 +1,131 @@
+"""Save and load the graph file: the embedded default store.
+
+Layout: a magic line ``KGRAPH\\n``, one JSON header line (format, schema version, counts),
+then the zlib-compressed JSON body ``{"graph": {...}, "nodes": [[key, attrs], ...],
+"edges": [[u, v, type, attrs], ...]}`` with nodes and edges sorted, so the same graph
+always gives the same bytes. Plain data only (no pickle): safe to open from anyone.
+Writes go to a temporary file beside the target and replace it atomically.
+"""
+
+import os
+import tempfile
+import zlib
+
+import networkx as nx
+import orjson
+
+from kg.errors import GraphFileError
+from kg.schema import SCHEMA_VERSION
+
+MAGIC = b"KGRAPH\n"
+FORMAT = "kg-graph"
+DEFAULT_GRAPH = "graph.kg"
+_COMPRESSION_LEVEL = 1
+
+
+def graph_to_data(G):
+    """The graph as plain, sorted lists (the body of the file)."""
+    nodes = sorted([n, a] for n, a in G.nodes(data=True))
+    edges = sorted(([u, v, k, d] for u, v, k, d in G.edges(keys=True, data=True)),
+                   key=lambda e: (e[0], e[2], e[1]))
+    return {"graph": dict(G.graph), "nodes": nodes, "edges": edges}
+
+
+def data_to_graph(data):
+    """Rebuild the MultiDiGraph, filling networkx's adjacency dicts directly.
+
+    Equivalent to ``add_nodes_from`` + ``add_edges_from`` (a test checks it) and about three
+    times faster, which is most of the load time of a large graph.
+    """
+    G = nx.MultiDiGraph(**data["graph"])
+    nodes, succ, pred = G._node, G._succ, G._pred
+    for key, attrs in data["nodes"]:
+        nodes[key] = attrs
+        succ[key] = {}
+        pred[key] = {}
+    for u, v, rel, attrs in data["edges"]:
+        keydict = succ[u].get(v)
+        if keydict is None:
+            keydict = succ[u][v] = pred[v][u] = {}
+        keydict[rel] = attrs
+    return G
+
+
+def save_graph(G, path=DEFAULT_GRAPH):
+    """Write ``G`` to ``path`` atomically; the previous file survives any failure."""
+    body = zlib.compress(orjson.dumps(graph_to_data(G), option=orjson.OPT_SORT_KEYS),
+                         _COMPRESSION_LEVEL)
+    header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
+                           "nodes": G.number_of_nodes(), "edges": G.number_of_edges(),
+                           "compression": "zlib"}, option=orjson.OPT_SORT_KEYS)
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    try:
+        os.chmod(tmp, _file_mode(path))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(MAGIC)
+            fh.write(header + b"\n")
+            fh.write(body)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def _file_mode(path):
+    """The mode the written file should have: the old file's, else 0o666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def read_header(path):
+    """The header of a graph file; raises GraphFileError if it is not a readable kg graph."""
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(len(MAGIC))
+            line = fh.readline(65536)
+    except FileNotFoundError:
+        raise GraphFileError(f"{path}: no such graph file; build one with `kg build INPUT -o "
+                             f"{path}`") from None
+    except IsADirectoryError:
+        raise GraphFileError(f"{path}: is a directory, not a graph file") from None
+    if magic != MAGIC:
+        raise GraphFileError(f"{path}: not a kg graph file; build one with `kg build`")
+    try:
+        header = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
+                             "`kg build`") from None
+    if header.get("format") != FORMAT:
+        raise GraphFileError(f"{path}: not a kg graph file; build one with `kg build`")
+    version = header.get("schema_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise GraphFileError(f"{path}: written by a newer kg (schema {version}, this kg reads "
+                             f"up to {SCHEMA_VERSION}); upgrade kg to open it")
+    return header
+
+
+def load_graph(path=DEFAULT_GRAPH):
+    """Load a graph saved by :func:`save_graph`."""
+    read_header(path)
+    with open(path, "rb") as fh:
+        fh.read(len(MAGIC))
+        fh.readline()
+        body = fh.read()
+    try:
+        data = orjson.loads(zlib.decompress(body))
+        return data_to_graph(data)
+    except (zlib.error, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise GraphFileError(f"{path}: graph file is corrupt or truncated ({exc}); rebuild "
+                             "it with `kg build`") from None
