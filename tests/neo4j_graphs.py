@@ -39,7 +39,7 @@ def add_mention(G, paper_key, rel, entity, text, *, rule="lexicon", score=0.9):
                end=start + len(text), text=text, rule=rule, score=score)
 
 
-def seed_graph():
+def small_graph():
     """Three papers, four authors, methods, datasets, a benchmark, a task, a concept, an area."""
     G = nx.MultiDiGraph(schema_version=SCHEMA_VERSION)
     area = area_key("Reinforcement Learning")

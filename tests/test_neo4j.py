@@ -2,14 +2,14 @@
 
 import networkx as nx
 import pytest
-from neo4j_graphs import paper, seed_graph
+from neo4j_graphs import paper, small_graph
 
 from kg import neo4j as kn
 from kg.errors import KgError
 
 
 def test_node_rows_carry_key_and_drop_none():
-    rows = kn.node_rows(seed_graph())
+    rows = kn.node_rows(small_graph())
     assert sorted(rows) == ["Area", "Author", "Benchmark", "Concept", "Dataset", "Method",
                             "Paper", "Task"]
     ppo = dict(rows["Method"])["method:ppo"]
@@ -19,7 +19,7 @@ def test_node_rows_carry_key_and_drop_none():
 
 
 def test_relationship_rows_grouped_by_type_and_endpoint_kinds():
-    rows = kn.relationship_rows(seed_graph())
+    rows = kn.relationship_rows(small_graph())
     assert len(rows[("AUTHORED", "Author", "Paper")]) == 7
     assert len(rows[("EVALUATED_ON", "Paper", "Dataset")]) == 4
     assert rows[("PART_OF", "Dataset", "Benchmark")] == [["dataset:mnli", "benchmark:glue", {}]]
@@ -86,7 +86,7 @@ def test_split_oversized_refuses_a_row_that_cannot_fit():
 
 
 def test_stale_relationships_and_orphan_candidates():
-    G = seed_graph()
+    G = small_graph()
     existing = [("USES", paper("lora"), "method:lora"), ("USES", paper("lora"), "method:gone"),
                 ("EVALUATED_ON", paper("lora"), "dataset:mnli"), ("NOT_OURS", "a", "b")]
     stale = kn.stale_relationships(G, existing)

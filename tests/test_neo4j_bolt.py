@@ -3,7 +3,7 @@
 import neo4j
 import pytest
 from bolt_server import free_port
-from neo4j_graphs import paper, reingest_lora, seed_graph
+from neo4j_graphs import paper, reingest_lora, small_graph
 
 from kg import neo4j as kn
 from kg.schema import labels_of
@@ -39,7 +39,7 @@ def test_connect_detects_a_server_without_constraints(connection):
 
 
 def test_push_writes_every_node_label_and_property(connection):
-    G = seed_graph()
+    G = small_graph()
     report = kn.push(G, connection)
     assert (report.nodes, report.relationships) == (17, 30)
     assert server_state(connection) == expected_state(G)
@@ -49,7 +49,7 @@ def test_push_writes_every_node_label_and_property(connection):
 
 
 def test_push_twice_changes_nothing(connection):
-    G = seed_graph()
+    G = small_graph()
     kn.push(G, connection)
     first = server_state(connection)
     again = kn.push(G, connection)
@@ -58,8 +58,8 @@ def test_push_twice_changes_nothing(connection):
 
 
 def test_repush_after_reingest_replaces_edges_and_drops_orphans(connection):
-    kn.push(seed_graph(), connection)
-    H = reingest_lora(seed_graph())
+    kn.push(small_graph(), connection)
+    H = reingest_lora(small_graph())
     report = kn.push(H, connection)
     assert server_state(connection) == expected_state(H)
     # EVALUATED_ON MNLI/GLUE, ADDRESSES NLI, Turing's AUTHORED, LoRA APPLIED_TO MNLI/GLUE, PART_OF
@@ -69,7 +69,7 @@ def test_repush_after_reingest_replaces_edges_and_drops_orphans(connection):
 
 
 def test_push_keeps_every_statement_within_the_byte_cap(connection, monkeypatch):
-    G = seed_graph()
+    G = small_graph()
     long_abstract = "Graphs of papers, with evidence and 'quotes' \"too\", über alles. " * 200
     G.nodes[paper("mix")]["abstract"] = long_abstract
     G.nodes[paper("mix")]["sources"] = [f"listing-{i}.txt#{i}" for i in range(300)]
@@ -90,14 +90,14 @@ def test_push_keeps_every_statement_within_the_byte_cap(connection, monkeypatch)
 
 
 def test_default_cap_survives_rows_far_over_four_kilobytes(connection):
-    G = seed_graph()
+    G = small_graph()
     G.nodes[paper("grpo")]["abstract"] = "A sentence about optimisation. " * 600
     kn.push(G, connection)
     assert server_state(connection) == expected_state(G)
 
 
 def test_failure_mid_push_says_what_was_written_and_a_rerun_converges(connection, monkeypatch):
-    G = seed_graph()
+    G = small_graph()
     write, calls = connection.write, []
 
     def failing_write(cypher, params=None):
@@ -120,7 +120,7 @@ def test_failure_mid_push_says_what_was_written_and_a_rerun_converges(connection
 
 
 def test_runner_reads_and_refuses_writes_in_read_mode(connection):
-    kn.push(seed_graph(), connection)
+    kn.push(small_graph(), connection)
     run = kn.BoltRunner(connection)
     rows = run("MATCH (a:Author)-[:AUTHORED]->(p:Paper) WHERE a.name = $name "
                "RETURN p.title AS title ORDER BY title", {"name": "Ada Lovelace"})
@@ -154,7 +154,7 @@ def test_connect_refuses_a_database_name_the_server_cannot_route(bolt):
 
 
 def test_quotes_and_backslashes_round_trip_as_data(connection):
-    G = seed_graph()
+    G = small_graph()
     G.add_node("author:conan o'brien", kind="Author", name="Conan O'Brien",
                variants=["C. O\\'Brien", "Conan O'Brien"])
     G.add_edge("author:conan o'brien", paper("mix"), key="AUTHORED", position=4,
