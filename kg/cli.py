@@ -65,6 +65,73 @@ def cmd_stats(args):
     return 0
 
 
+# ---------------------------------------------------------------- push, export (Neo4j)
+
+def cmd_push(args):
+    from kg.neo4j import connect, push, terminal_progress
+    from kg.store import load_graph
+
+    G = load_graph(graph_path(args))
+    with connect(uri=args.uri, user=args.user, password=args.password,
+                 database=args.database) as connection:
+        report = push(G, connection, batch_size=args.batch_size,
+                      max_batch_bytes=args.max_batch_bytes,
+                      progress=None if args.quiet else terminal_progress())
+    if not args.quiet:
+        print(f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "
+              f"in {report.seconds:.1f} s, {report.statements:,} statements.")
+    return 0
+
+
+def cmd_export(args):
+    from kg.export import export_graph
+    from kg.store import load_graph
+
+    command = export_graph(load_graph(graph_path(args)), args.output, format=args.format)
+    print(f"Wrote {args.format} to {os.path.abspath(args.output)}")
+    if command:
+        print(f"Import offline (Neo4j stopped) with:\n  {command}")
+    return 0
+
+
+def add_push_parser(sub):
+    from kg.neo4j import DEFAULT_BATCH_SIZE
+
+    p = sub.add_parser(
+        "push", help="write the graph to Neo4j (or another Bolt server)",
+        description="Write the graph to a Bolt server with MERGE on key: idempotent, and a "
+                    "re-push after a re-ingest replaces changed papers' edges. Connection "
+                    "settings default to NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD, "
+                    "NEO4J_DATABASE.",
+        epilog="Example: kg push -g graph.kg --uri bolt://localhost:7687 --password secret")
+    add_graph_option(p)
+    p.add_argument("--uri", help="Bolt URI (default: $NEO4J_URI or bolt://localhost:7687)")
+    p.add_argument("--user", help="user name (default: $NEO4J_USERNAME or neo4j)")
+    p.add_argument("--password", help="password (default: $NEO4J_PASSWORD; none: no auth)")
+    p.add_argument("--database", help="database name (default: $NEO4J_DATABASE or the server's)")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, metavar="ROWS",
+                   help=f"rows per statement at most (default: {DEFAULT_BATCH_SIZE})")
+    p.add_argument("--max-batch-bytes", type=int, default=None, metavar="BYTES",
+                   help="serialised bytes per statement at most (default: 8 MiB on Neo4j, "
+                        "3,500 on servers without constraints such as FalkorDB)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(func=cmd_push)
+
+
+def add_export_parser(sub):
+    from kg.export import FORMATS
+
+    p = sub.add_parser(
+        "export", help="write the graph as neo4j-admin CSV files, GraphML or GEXF",
+        description="Write the graph for other tools: neo4j-csv (a directory of files for "
+                    "neo4j-admin database import full, and the command), graphml, gexf.",
+        epilog="Example: kg export --format neo4j-csv out/import -g graph.kg")
+    add_graph_option(p)
+    p.add_argument("--format", choices=FORMATS, required=True)
+    p.add_argument("output", metavar="OUTPUT", help="a directory (neo4j-csv) or a file")
+    p.set_defaults(func=cmd_export)
+
+
 # ---------------------------------------------------------------- parser
 
 def build_parser():
@@ -102,6 +169,9 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
     p.set_defaults(func=cmd_stats)
+
+    add_push_parser(sub)
+    add_export_parser(sub)
     return parser
 
 
