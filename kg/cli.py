@@ -87,7 +87,8 @@ def cmd_export(args):
     from kg.export import export_graph
     from kg.store import load_graph
 
-    command = export_graph(load_graph(graph_path(args)), args.output, format=args.format)
+    command = export_graph(load_graph(graph_path(args)), args.output, format=args.format,
+                           import_dir=args.import_dir)
     print(f"Wrote {args.format} to {os.path.abspath(args.output)}")
     if command:
         print(f"Import offline (Neo4j stopped) with:\n  {command}")
@@ -129,6 +130,9 @@ def add_export_parser(sub):
     add_graph_option(p)
     p.add_argument("--format", choices=FORMATS, required=True)
     p.add_argument("output", metavar="OUTPUT", help="a directory (neo4j-csv) or a file")
+    p.add_argument("--import-dir", metavar="DIR",
+                   help="where neo4j-admin sees the CSV files, for the printed command "
+                        "(e.g. /import in the container; default: OUTPUT)")
     p.set_defaults(func=cmd_export)
 
 

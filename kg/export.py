@@ -66,8 +66,12 @@ def _header(name, kind):
     return f"{name}:{kind}" if kind else name
 
 
-def export_neo4j_csv(G, directory):
-    """Write node and relationship CSV files into ``directory``; returns the import command."""
+def export_neo4j_csv(G, directory, *, import_dir=None):
+    """Write node and relationship CSV files into ``directory``; returns the import command.
+
+    ``import_dir`` is where neo4j-admin will see the files (e.g. ``/import`` in a container);
+    by default ``directory`` itself.
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     node_files, rel_files = [], []
@@ -95,7 +99,9 @@ def export_neo4j_csv(G, directory):
         rel_files.append(path)
     (directory / "constraints.cypher").write_text(
         "".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
-    command = import_command(node_files, rel_files)
+    seen_at = Path(import_dir) if import_dir else directory
+    command = import_command([seen_at / p.name for p in node_files],
+                             [seen_at / p.name for p in rel_files])
     (directory / "import-command.txt").write_text(command + "\n")
     return command
 
@@ -120,10 +126,13 @@ def plain_graph(G):
     return H
 
 
-def export_graph(G, output, *, format):
-    """Write ``G`` as ``format`` (one of :data:`FORMATS`) to ``output`` (a directory for CSV)."""
+def export_graph(G, output, *, format, import_dir=None):
+    """Write ``G`` as ``format`` (one of :data:`FORMATS`) to ``output`` (a directory for CSV).
+
+    Returns the neo4j-admin command for ``neo4j-csv``, else None.
+    """
     if format == "neo4j-csv":
-        return export_neo4j_csv(G, output)
+        return export_neo4j_csv(G, output, import_dir=import_dir)
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
     Path(output).parent.mkdir(parents=True, exist_ok=True)

@@ -63,9 +63,10 @@ def test_push_refuses_a_file_that_is_not_a_graph(bolt, tmp_path, capsys, no_neo4
 
 
 def test_export_neo4j_csv_prints_the_import_command(graph_file, tmp_path, capsys):
-    assert main(["export", "--format", "neo4j-csv", str(tmp_path / "import"), "-g", graph_file]) == 0
+    assert main(["export", "--format", "neo4j-csv", str(tmp_path / "import"), "-g", graph_file,
+                 "--import-dir", "/import"]) == 0
     out = capsys.readouterr().out
-    assert "neo4j-admin database import full neo4j --nodes=" in out
+    assert "neo4j-admin database import full neo4j --nodes=/import/nodes-Area.csv " in out
     assert (tmp_path / "import" / "relationships-AUTHORED.csv").exists()
 
 
