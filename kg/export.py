@@ -13,33 +13,14 @@ from pathlib import Path
 import networkx as nx
 
 from kg.errors import KgError
-from kg.neo4j import NEO4J, node_rows, relationship_rows
+from kg.bolt_rows import column_type, node_rows, relationship_rows
+from kg.neo4j import NEO4J
 from kg.schema import labels_of
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")
 ARRAY_DELIMITER = "\x1f"
 IMPORT_OPTIONS = ("--array-delimiter=U+001F", "--multiline-fields=true",
                   "--overwrite-destination=true")
-
-
-def column_type(values):
-    """The neo4j-admin header type of a property from its values ('' for plain strings).
-
-    >>> column_type([1, 2]), column_type([1, 2.5]), column_type([True]), column_type([["a"]])
-    ('int', 'float', 'boolean', 'string[]')
-    >>> column_type(["a", 1])
-    ''
-    """
-    kinds = {type(value) for value in values}
-    if kinds == {bool}:
-        return "boolean"
-    if kinds == {int}:
-        return "int"
-    if kinds and kinds <= {int, float}:
-        return "float"
-    if kinds == {list}:
-        return "string[]"
-    return ""
 
 
 def cell(value, kind):

@@ -1,29 +1,31 @@
 """Write the graph to a Bolt server (Neo4j) and run Cypher there.
 
 A push is idempotent and converges: nodes are MERGEd on ``key`` (under a uniqueness
-constraint per label, or an index where the server has no constraints), then each node's
-relationships that the graph no longer has are deleted, then relationships are MERGEd
-between nodes matched by label and key, then entities that nothing points to any more are
-deleted. Every statement is ``UNWIND $rows ...`` over a batch bounded by rows and by
-serialised bytes; labels and relationship types come only from :mod:`kg.schema`.
-
-Examples
---------
->>> merge_nodes_query("Method")
-'UNWIND $rows AS row MERGE (n:Method {key: row[0]}) SET n = row[1] SET n:Concept'
->>> merge_relationships_query("AUTHORED", "Author", "Paper")
-'UNWIND $rows AS row MATCH (a:Author {key: row[0]}) MATCH (b:Paper {key: row[1]}) MERGE (a)-[r:AUTHORED]->(b) SET r = row[2]'
+constraint per label, or an index where the server has no constraints); the relationships
+the server has for the graph's papers (and APPLIED_TO/PART_OF sources) are read, those the
+graph no longer has are deleted, missing ones created, changed ones MERGEd, identical ones
+left alone; then entities that nothing points to any more are deleted. Every statement is
+``UNWIND $rows ...`` over a batch bounded by rows and serialised bytes (:mod:`kg.bolt_rows`).
+What differs between Neo4j and FalkorDB is decided once per connection, in :class:`Dialect`.
 """
 
-import json
 import os
 import re
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
+                          batches, delete_nodes_query, delete_relationships_query,
+                          existing_relationships_query, kind_of_key, merge_nodes_query,
+                          node_rows, orphan_candidates, orphans_query, owner_kinds, pack_row,
+                          packed_columns, packed_merge_nodes_query, packed_size,
+                          packed_write_relationships_query, relationship_rows,
+                          serialised_size, split_oversized, stale_relationships,
+                          write_relationships_query)
 from kg.errors import KgError
-from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES, labels_of
+from kg.schema import NODE_KINDS, PAPER, labels_of
 
 DEFAULT_BATCH_SIZE = 2000
 DEFAULT_URI = "bolt://localhost:7687"
@@ -32,7 +34,6 @@ WRITE_CLAUSES = re.compile(
     r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|"
     r"CALL\s*\{|IN\s+TRANSACTIONS|ALTER|GRANT|DENY|REVOKE)(?![\w`])", re.IGNORECASE)
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class BoltError(KgError):
@@ -53,7 +54,8 @@ class PushError(BoltError):
 class Dialect:
     """What differs between Neo4j and other Bolt servers (FalkorDB); decided once per connection.
 
-    ``max_batch_bytes`` is the default cap on a statement's serialised text and parameters.
+    ``max_batch_bytes`` is the default cap on a statement's serialised text and parameters;
+    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.bolt_rows`).
     """
 
     name: str
@@ -61,6 +63,7 @@ class Dialect:
     databases: bool
     max_batch_bytes: int
     escape_strings: bool = False
+    packed_rows: bool = False
 
     def params(self, value):
         r"""Parameters as this server must receive them.
@@ -94,10 +97,11 @@ class Dialect:
 
 
 NEO4J = Dialect("Neo4j", constraints=True, databases=True, max_batch_bytes=8 * 1024 * 1024)
-#: FalkorDB crashes on statements over about 4 KB, has no constraints or databases, and
-#: splices string parameters into the statement unescaped.
+#: FalkorDB crashes on statements over about 4 KB, has no constraints or databases, splices
+#: string parameters into the statement unescaped, and parses list and map parameters slowly.
 GENERIC_BOLT = Dialect("Bolt server without constraints (FalkorDB)", constraints=False,
-                       databases=False, max_batch_bytes=3500, escape_strings=True)
+                       databases=False, max_batch_bytes=3500, escape_strings=True,
+                       packed_rows=True)
 
 
 def detect_dialect(session):
@@ -109,248 +113,6 @@ def detect_dialect(session):
     except neo4j.exceptions.Neo4jError:
         return GENERIC_BOLT
     return NEO4J if any(row["name"].startswith("Neo4j") for row in rows) else GENERIC_BOLT
-
-
-# ---------------------------------------------------------------- Cypher builders
-
-def _label(kind):
-    if kind not in NODE_KINDS:
-        raise KgError(f"unknown node kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
-    return kind
-
-
-def _rel_type(rel_type):
-    if rel_type not in REL_TYPES:
-        raise KgError(f"unknown relationship type {rel_type!r}; "
-                      f"expected one of {', '.join(REL_TYPES)}")
-    return rel_type
-
-
-def _property(name):
-    if not PROPERTY_NAME.fullmatch(name):
-        raise KgError(f"property name {name!r} is not a plain identifier")
-    return f"`{name}`"
-
-
-def merge_nodes_query(kind):
-    extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
-    return f"UNWIND $rows AS row MERGE (n:{kind} {{key: row[0]}}) SET n = row[1]{extra}"
-
-
-def merge_relationships_query(rel_type, src_kind, dst_kind):
-    return (f"UNWIND $rows AS row MATCH (a:{_label(src_kind)} {{key: row[0]}}) "
-            f"MATCH (b:{_label(dst_kind)} {{key: row[1]}}) "
-            f"MERGE (a)-[r:{_rel_type(rel_type)}]->(b) SET r = row[2]")
-
-
-def delete_relationships_query(rel_type, src_kind, dst_kind):
-    return (f"UNWIND $rows AS row MATCH (a:{_label(src_kind)} {{key: row[0]}})"
-            f"-[r:{_rel_type(rel_type)}]->(b:{_label(dst_kind)} {{key: row[1]}}) DELETE r")
-
-
-def orphans_query(kind):
-    """Nodes nothing points to (no incoming relationship, none with a Paper) and what they point to."""
-    return (f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) "
-            f"WHERE NOT (n)<--() AND NOT (n)--(:{PAPER}) "
-            "OPTIONAL MATCH (n)-->(m) RETURN n.key AS key, collect(m.key) AS targets")
-
-
-def delete_nodes_query(kind):
-    return f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) DETACH DELETE n"
-
-
-def existing_relationships_query(kind):
-    """Relationships a node of this kind owns: all of a Paper's, others' outgoing non-Paper ones."""
-    if _label(kind) == PAPER:
-        pattern, where = "(n)-[r]-(x)", ""
-    else:
-        pattern, where = "(n)-[r]->(x)", f" WHERE NOT x:{PAPER}"
-    return (f"UNWIND $rows AS row MATCH (n:{kind} {{key: row}}) MATCH {pattern}{where} "
-            "RETURN type(r) AS type, startNode(r) = n AS outgoing, n.key AS node, x.key AS other")
-
-
-def append_node_property_query(kind, name):
-    prop = _property(name)
-    return f"MATCH (n:{_label(kind)} {{key: $key}}) SET n.{prop} = n.{prop} + $piece"
-
-
-def append_relationship_property_query(rel_type, src_kind, dst_kind, name):
-    prop = _property(name)
-    return (f"MATCH (a:{_label(src_kind)} {{key: $src}})-[r:{_rel_type(rel_type)}]->"
-            f"(b:{_label(dst_kind)} {{key: $dst}}) SET r.{prop} = r.{prop} + $piece")
-
-
-# ---------------------------------------------------------------- rows (pure)
-
-def kind_of_key(key):
-    """The node kind a key names: ``method:grpo`` -> ``Method``; None if not one of ours.
-
-    >>> kind_of_key("method:grpo"), kind_of_key("paper:0123456789ab"), kind_of_key("x:y")
-    ('Method', 'Paper', None)
-    """
-    prefix = key.partition(":")[0]
-    return next((kind for kind in NODE_KINDS if kind.lower() == prefix), None)
-
-
-def property_map(attrs, *, where, skip=()):
-    """Neo4j properties from networkx attributes: None dropped, tuples to lists, types checked."""
-    props = {}
-    for name, value in attrs.items():
-        if name in skip or value is None:
-            continue
-        if isinstance(value, tuple | list):
-            value = list(value)
-            if not all(isinstance(item, str) for item in value):
-                raise KgError(f"{where}: property {name!r} is a list with non-string items; "
-                              "rebuild the graph with this version of kg")
-        elif not isinstance(value, str | int | float | bool):
-            raise KgError(f"{where}: property {name!r} has type {type(value).__name__}, "
-                          "which Neo4j cannot store; rebuild the graph with this version of kg")
-        props[name] = value
-    return props
-
-
-def node_rows(G):
-    """``{kind: [[key, props], ...]}`` for every node, in a stable order."""
-    rows = {}
-    for key in sorted(G.nodes):
-        attrs = G.nodes[key]
-        kind = attrs.get("kind")
-        if kind not in NODE_KINDS:
-            raise KgError(f"node {key!r} has kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
-        props = property_map(attrs, where=f"node {key!r}", skip=("kind", "key"))
-        rows.setdefault(kind, []).append([key, {"key": key, **props}])
-    return rows
-
-
-def edge_group(G, src, dst, rel_type):
-    """The (type, source kind, target kind) a relationship is written under."""
-    return _rel_type(rel_type), G.nodes[src]["kind"], G.nodes[dst]["kind"]
-
-
-def relationship_rows(G):
-    """``{(type, source kind, target kind): [[source, target, props], ...]}``, stable order."""
-    rows = {}
-    for src, dst, rel_type, attrs in sorted(G.edges(keys=True, data=True), key=_edge_sort):
-        where = f"relationship {src!r} -[{rel_type}]-> {dst!r}"
-        props = property_map(attrs, where=where)
-        rows.setdefault(edge_group(G, src, dst, rel_type), []).append([src, dst, props])
-    return rows
-
-
-def _edge_sort(edge):
-    return edge[2], edge[0], edge[1]
-
-
-def owner_kinds():
-    """Kinds whose nodes own relationships that touch no Paper (APPLIED_TO, PART_OF sources)."""
-    return sorted({src for pairs in REL_ENDPOINTS.values() for src, dst in pairs
-                   if PAPER not in (src, dst)})
-
-
-def stale_relationships(G, existing):
-    """Relationships on the server (``(type, source, target)``) that the graph does not have.
-
-    >>> import networkx as nx
-    >>> G = nx.MultiDiGraph()
-    >>> G.add_edge("paper:a", "method:x", key="USES")
-    'USES'
-    >>> sorted(stale_relationships(G, [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]))
-    [('USES', 'paper:a', 'method:y')]
-    """
-    return {(t, s, d) for t, s, d in existing
-            if t in REL_TYPES and not G.has_edge(s, d, key=t)}
-
-
-def orphan_candidates(G, keys):
-    """The keys, less the graph's nodes, Papers and keys that are not ours: what may be orphaned."""
-    return sorted({key for key in keys if key not in G and kind_of_key(key) not in (None, PAPER)})
-
-
-def serialised_size(value):
-    """Bytes of the compact JSON form (quotes counted twice): a bound on what a server renders.
-
-    >>> serialised_size({"t": "it's"})
-    13
-    """
-    data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return len(data) + data.count(b"'")
-
-
-def split_oversized(row, props_index, budget, *, piece_budget=None):
-    """Fit a row into ``budget`` bytes: its largest strings and lists move to appended pieces.
-
-    Returns ``(row, [(property, piece), ...])``; the row carries the first piece of each
-    moved value and the pieces, appended in order, restore it. Raises if even the row
-    without those values does not fit.
-
-    >>> row, pieces = split_oversized(["k", {"key": "k", "text": "abcdefghij"}], 1, 32)
-    >>> row[1]["text"] + "".join(p for _, p in pieces)
-    'abcdefghij'
-    """
-    if serialised_size(row) <= budget:
-        return row, []
-    props = dict(row[props_index])
-    row = row[:props_index] + [props] + row[props_index + 1:]
-    movable = sorted((name for name, value in props.items()
-                      if name != "key" and isinstance(value, str | list)),
-                     key=lambda name: -serialised_size(props[name]))
-    moved = []
-    for name in movable:
-        moved.append((name, props[name]))
-        props[name] = props[name][:0]
-        if serialised_size(row) <= budget:
-            break
-    else:
-        raise KgError(f"row {row[0]!r} needs {serialised_size(row)} bytes even without its "
-                      f"long values; raise --max-batch-bytes above {budget}")
-    piece_budget = piece_budget or budget
-    pieces = [(name, piece) for name, value in moved for piece in pieces_of(value, piece_budget)]
-    return row, pieces
-
-
-def pieces_of(value, budget):
-    """Split a string or list into consecutive pieces that each serialise within ``budget``.
-
-    >>> pieces_of("abcdef", 5)
-    ['abc', 'def']
-    >>> pieces_of(["ab", "cd", "ef"], 12)
-    [['ab', 'cd'], ['ef']]
-    """
-    pieces, start = [], 0
-    while start < len(value):
-        end = start + 1
-        step = max(1, (len(value) - start) // 2)
-        while step:
-            if end + step <= len(value) and serialised_size(value[start:end + step]) <= budget:
-                end += step
-            else:
-                step //= 2
-        pieces.append(value[start:end])
-        start = end
-    return pieces
-
-
-def batches(rows, *, max_rows, max_bytes, overhead=0):
-    """Consecutive batches of at most ``max_rows`` rows and ``max_bytes`` serialised bytes.
-
-    A row alone over the byte cap forms a batch of its own (callers split such rows first).
-
-    >>> [len(b) for b in batches([["a" * 10]] * 5, max_rows=3, max_bytes=1000)]
-    [3, 2]
-    >>> [len(b) for b in batches([["a" * 10]] * 5, max_rows=10, max_bytes=40)]
-    [2, 2, 1]
-    """
-    batch, size = [], overhead + 2
-    for row in rows:
-        row_size = serialised_size(row) + 1
-        if batch and (len(batch) >= max_rows or size + row_size > max_bytes):
-            yield batch
-            batch, size = [], overhead + 2
-        batch.append(row)
-        size += row_size
-    if batch:
-        yield batch
 
 
 # ---------------------------------------------------------------- connection
@@ -573,19 +335,21 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
     writer = _Writer(connection, report, batch_size, max_bytes, progress)
     start = time.perf_counter()
     try:
-        writer.ensure_key_schema()
-        for kind, rows in nodes.items():
-            writer.write_rows("nodes", merge_nodes_query(kind), rows, 1,
-                              lambda name, k=kind: append_node_property_query(k, name),
-                              lambda row: {"key": row[0]})
-        deleted = writer.delete_stale(G)
-        for (rel_type, src, dst), rows in rels.items():
-            writer.write_rows("relationships", merge_relationships_query(rel_type, src, dst),
-                              rows, 2,
-                              lambda name, g=(rel_type, src, dst):
-                                  append_relationship_property_query(*g, name),
-                              lambda row: {"src": row[0], "dst": row[1]})
-        writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in deleted for k in (s, d)]))
+        with writer.step("schema"):
+            writer.ensure_key_schema()
+        with writer.step("nodes"):
+            for kind, rows in nodes.items():
+                writer.write_rows("nodes", rows, 1, _NodeStatements(kind))
+        with writer.step("stale relationships"):
+            existing, stale = writer.delete_stale(G)
+        with writer.step("relationships"):
+            for group, rows in rels.items():
+                create, update, unchanged = changes(group, rows, existing)
+                report.relationships += len(unchanged)
+                writer.write_rows("relationships", create, 2, _RelationshipStatements(*group, "CREATE"))
+                writer.write_rows("relationships", update, 2, _RelationshipStatements(*group, "MERGE"))
+        with writer.step("orphans"):
+            writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
         report.seconds = time.perf_counter() - start
         cause = getattr(exc, "message", None) or str(exc)
@@ -593,6 +357,67 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
                         f"{report.summary()}; running the push again converges", report) from None
     report.seconds = time.perf_counter() - start
     return report
+
+
+def changes(group, rows, existing):
+    """Split a group's rows into (to create, to MERGE, unchanged) against the server's relationships.
+
+    ``existing`` maps ``(type, source, target)`` to properties for every relationship the
+    server has that the push read; a row it could not have read is MERGEd.
+
+    >>> group = ("USES", "Paper", "Method")
+    >>> rows = [["paper:a", "method:x", {"s": 1}], ["paper:a", "method:y", {}], ["paper:a", "method:z", {}]]
+    >>> changes(group, rows, {("USES", "paper:a", "method:x"): {"s": 2}, ("USES", "paper:a", "method:y"): {}})
+    ([['paper:a', 'method:z', {}]], [['paper:a', 'method:x', {'s': 1}]], [['paper:a', 'method:y', {}]])
+    """
+    rel_type, src_kind, dst_kind = group
+    was_read = PAPER in (src_kind, dst_kind) or src_kind in owner_kinds()
+    create, update, unchanged = [], [], []
+    for row in rows:
+        props = existing.get((rel_type, row[0], row[1]))
+        if props is None:
+            (create if was_read else update).append(row)
+        else:
+            (unchanged if props == row[2] else update).append(row)
+    return create, update, unchanged
+
+
+class _NodeStatements:
+    """The statements that write a group of node rows."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def rows(self):
+        return merge_nodes_query(self.kind)
+
+    def packed(self, columns):
+        return packed_merge_nodes_query(self.kind, columns)
+
+    def append(self, name):
+        return append_node_property_query(self.kind, name)
+
+    def append_params(self, row):
+        return {"key": row[0]}
+
+
+class _RelationshipStatements:
+    """The statements that write a group of relationship rows, with MERGE or CREATE."""
+
+    def __init__(self, rel_type, src_kind, dst_kind, verb):
+        self.group, self.verb = (rel_type, src_kind, dst_kind), verb
+
+    def rows(self):
+        return write_relationships_query(*self.group, verb=self.verb)
+
+    def packed(self, columns):
+        return packed_write_relationships_query(*self.group, columns, verb=self.verb)
+
+    def append(self, name):
+        return append_relationship_property_query(*self.group, name)
+
+    def append_params(self, row):
+        return {"src": row[0], "dst": row[1]}
 
 
 class _Writer:
@@ -603,10 +428,20 @@ class _Writer:
         self.batch_size, self.max_bytes = batch_size, max_bytes
         self.progress = progress or (lambda step, done, total: None)
 
+    @contextmanager
+    def step(self, name):
+        start = time.perf_counter()
+        yield
+        self.report.steps.append((name, round(time.perf_counter() - start, 3)))
+
     def _write(self, cypher, params):
         counters = self.connection.write(cypher, params)
         self.report.statements += 1
         return counters
+
+    def _advance(self, step, count):
+        setattr(self.report, step, getattr(self.report, step) + count)
+        self.progress(step, getattr(self.report, step), getattr(self.report, f"total_{step}"))
 
     def ensure_key_schema(self):
         existing = set()
@@ -617,42 +452,69 @@ class _Writer:
         for statement in self.connection.dialect.key_schema_statements(existing):
             self._write(statement, None)
 
-    def write_rows(self, step, cypher, rows, props_index, append_query, append_params):
+    def write_rows(self, step, rows, n_keys, statements):
+        """Write rows packed where the dialect wants it and they fit, the rest as lists."""
+        if self.connection.dialect.packed_rows and rows:
+            rows = self._write_packed(step, rows, n_keys, statements)
+        cypher = statements.rows()
         overhead = len(cypher.encode("utf-8")) + len("rows")
         budget = self.max_bytes - overhead - 4
-        total = getattr(self.report, f"total_{step}")
         for batch in batches(rows, max_rows=self.batch_size, max_bytes=self.max_bytes,
                              overhead=overhead):
             appends = []
             if any(serialised_size(r) > budget for r in batch):
-                split = [split_oversized(r, props_index, budget,
-                                         piece_budget=max(budget - 256, 64)) for r in batch]
+                split = [split_oversized(r, n_keys, budget, piece_budget=max(budget - 256, 64))
+                         for r in batch]
                 batch = [r for r, _ in split]
                 appends = [(r, pieces) for r, pieces in split if pieces]
             self._write(cypher, {"rows": batch})
             for row, pieces in appends:
                 for name, piece in pieces:
-                    self._write(append_query(name), {**append_params(row), "piece": piece})
-            setattr(self.report, step, getattr(self.report, step) + len(batch))
-            self.progress(step, getattr(self.report, step), total)
+                    self._write(statements.append(name),
+                                {**statements.append_params(row), "piece": piece})
+            self._advance(step, len(batch))
 
-    def _read_batches(self, keys):
-        return batches(keys, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                       overhead=400)
+    def _write_packed(self, step, rows, n_keys, statements):
+        """Write the rows that pack within the byte cap; return the others."""
+        columns = packed_columns(rows, n_keys)
+        if columns is None:
+            return rows
+        cypher = statements.packed(columns)
+        overhead = len(cypher.encode("utf-8")) + len("rows") + 4
+        fitting, others = [], []
+        for row in rows:
+            line = pack_row(row, n_keys, columns)
+            if overhead + packed_size(line) < self.max_bytes:
+                fitting.append(line)
+            else:
+                others.append(row)
+        for batch in batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
+                             overhead=overhead, size=packed_size):
+            self._write(cypher, {"rows": RECORD.join(batch)})
+            self._advance(step, len(batch))
+        return others
+
+    def _key_batches(self, keys):
+        return batches(keys, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=400)
 
     def delete_stale(self, G):
-        """Delete the relationships of the graph's nodes that the graph no longer has."""
-        existing = []
+        """Read the relationships the graph's nodes own on the server; delete those G lacks.
+
+        Returns ``(existing, stale)``: the properties of what stays, keyed by
+        ``(type, source, target)``, and the set of deleted keys.
+        """
+        existing = {}
         for kind in [PAPER] + owner_kinds():
             keys = sorted(k for k, a in G.nodes(data=True) if a["kind"] == kind)
-            for batch in self._read_batches(keys):
+            for batch in self._key_batches(keys):
                 for row in self.connection.read(existing_relationships_query(kind), {"rows": batch}):
                     src, dst = ((row["node"], row["other"]) if row["outgoing"]
                                 else (row["other"], row["node"]))
-                    existing.append((row["type"], src, dst))
+                    existing[(row["type"], src, dst)] = row["props"]
         stale = stale_relationships(G, existing)
         groups = {}
         for rel_type, src, dst in sorted(stale):
+            existing.pop((rel_type, src, dst))
             src_kind, dst_kind = kind_of_key(src), kind_of_key(dst)
             if src_kind and dst_kind:
                 groups.setdefault((rel_type, src_kind, dst_kind), []).append([src, dst])
@@ -662,7 +524,7 @@ class _Writer:
                                  overhead=len(cypher)):
                 counters = self._write(cypher, {"rows": batch})
                 self.report.deleted_relationships += counters.relationships_deleted
-        return stale
+        return existing, stale
 
     def delete_orphans(self, G, keys):
         """Delete nodes outside the graph that nothing points to, then whatever that orphans."""
@@ -672,12 +534,12 @@ class _Writer:
                 by_kind.setdefault(kind_of_key(key), []).append(key)
             for kind, candidates in sorted(by_kind.items()):
                 orphans = []
-                for batch in self._read_batches(candidates):
+                for batch in self._key_batches(candidates):
                     for row in self.connection.read(orphans_query(kind), {"rows": batch}):
                         orphans.append(row["key"])
                         targets.update(row["targets"])
                 cypher = delete_nodes_query(kind)
-                for batch in self._read_batches(orphans):
+                for batch in self._key_batches(orphans):
                     counters = self._write(cypher, {"rows": batch})
                     self.report.deleted_nodes += counters.nodes_deleted
                     self.report.deleted_relationships += counters.relationships_deleted

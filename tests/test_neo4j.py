@@ -4,12 +4,13 @@ import networkx as nx
 import pytest
 from neo4j_graphs import paper, small_graph
 
+from kg import bolt_rows as br
 from kg import neo4j as kn
 from kg.errors import KgError
 
 
 def test_node_rows_carry_key_and_drop_none():
-    rows = kn.node_rows(small_graph())
+    rows = br.node_rows(small_graph())
     assert sorted(rows) == ["Area", "Author", "Benchmark", "Concept", "Dataset", "Method",
                             "Paper", "Task"]
     ppo = dict(rows["Method"])["method:ppo"]
@@ -19,7 +20,7 @@ def test_node_rows_carry_key_and_drop_none():
 
 
 def test_relationship_rows_grouped_by_type_and_endpoint_kinds():
-    rows = kn.relationship_rows(small_graph())
+    rows = br.relationship_rows(small_graph())
     assert len(rows[("AUTHORED", "Author", "Paper")]) == 7
     assert len(rows[("EVALUATED_ON", "Paper", "Dataset")]) == 4
     assert rows[("PART_OF", "Dataset", "Benchmark")] == [["dataset:mnli", "benchmark:glue", {}]]
@@ -35,7 +36,7 @@ def test_node_rows_refuse_what_neo4j_cannot_store(attrs, message):
     G = nx.MultiDiGraph()
     G.add_node("paper:x", **attrs)
     with pytest.raises(KgError, match=message):
-        kn.node_rows(G)
+        br.node_rows(G)
 
 
 def test_relationship_rows_refuse_unknown_types():
@@ -43,14 +44,14 @@ def test_relationship_rows_refuse_unknown_types():
     G.add_node("paper:x", kind="Paper")
     G.add_edge("paper:x", "paper:x", key="LIKES")
     with pytest.raises(KgError, match="unknown relationship type 'LIKES'"):
-        kn.relationship_rows(G)
+        br.relationship_rows(G)
 
 
 @pytest.mark.parametrize("builder, args", [
-    (kn.merge_nodes_query, ("Planet",)),
-    (kn.merge_relationships_query, ("AUTHORED", "Author", "Planet")),
-    (kn.delete_relationships_query, ("DROP", "Paper", "Method")),
-    (kn.append_node_property_query, ("Paper", "abstract`) DETACH DELETE (n")),
+    (br.merge_nodes_query, ("Planet",)),
+    (br.write_relationships_query, ("AUTHORED", "Author", "Planet")),
+    (br.delete_relationships_query, ("DROP", "Paper", "Method")),
+    (br.append_node_property_query, ("Paper", "abstract`) DETACH DELETE (n")),
 ])
 def test_cypher_builders_accept_only_the_closed_lists(builder, args):
     with pytest.raises(KgError):
@@ -60,20 +61,20 @@ def test_cypher_builders_accept_only_the_closed_lists(builder, args):
 def test_batches_respect_rows_and_bytes():
     rows = [["paper:%03d" % i, {"t": "x" * 50}] for i in range(100)]
     for max_rows, max_bytes in [(7, 10_000), (1000, 700), (1, 100)]:
-        groups = list(kn.batches(rows, max_rows=max_rows, max_bytes=max_bytes, overhead=60))
+        groups = list(br.batches(rows, max_rows=max_rows, max_bytes=max_bytes, overhead=60))
         assert [r for g in groups for r in g] == rows
         assert all(len(g) <= max_rows for g in groups)
-        assert all(len(g) == 1 or kn.serialised_size(g) + 60 <= max_bytes for g in groups)
-    assert len(list(kn.batches(rows, max_rows=1000, max_bytes=700, overhead=60))) == 13
+        assert all(len(g) == 1 or br.serialised_size(g) + 60 <= max_bytes for g in groups)
+    assert len(list(br.batches(rows, max_rows=1000, max_bytes=700, overhead=60))) == 13
 
 
 def test_split_oversized_moves_long_values_into_pieces_that_fit():
     abstract = "Ein Satz über Graphen. " * 400
     row = ["paper:x", {"key": "paper:x", "abstract": abstract, "sources": ["a#1"] * 300,
                        "year": 2020}]
-    head, pieces = kn.split_oversized(row, 1, 500, piece_budget=300)
-    assert kn.serialised_size(head) <= 500
-    assert all(kn.serialised_size(p) <= 300 for _, p in pieces)
+    head, pieces = br.split_oversized(row, 1, 500, piece_budget=300)
+    assert br.serialised_size(head) <= 500
+    assert all(br.serialised_size(p) <= 300 for _, p in pieces)
     restored = dict(head[1])
     for name, piece in pieces:
         restored[name] = restored[name] + piece
@@ -82,16 +83,16 @@ def test_split_oversized_moves_long_values_into_pieces_that_fit():
 
 def test_split_oversized_refuses_a_row_that_cannot_fit():
     with pytest.raises(KgError, match="raise --max-batch-bytes"):
-        kn.split_oversized(["paper:" + "x" * 400, {"year": 1}], 1, 100)
+        br.split_oversized(["paper:" + "x" * 400, {"year": 1}], 1, 100)
 
 
 def test_stale_relationships_and_orphan_candidates():
     G = small_graph()
     existing = [("USES", paper("lora"), "method:lora"), ("USES", paper("lora"), "method:gone"),
                 ("EVALUATED_ON", paper("lora"), "dataset:mnli"), ("NOT_OURS", "a", "b")]
-    stale = kn.stale_relationships(G, existing)
+    stale = br.stale_relationships(G, existing)
     assert stale == {("USES", paper("lora"), "method:gone")}
-    assert kn.orphan_candidates(G, [paper("lora"), "method:gone", "method:lora", "x:y"]) == [
+    assert br.orphan_candidates(G, [paper("lora"), "method:gone", "method:lora", "x:y"]) == [
         "method:gone"]
 
 
@@ -135,3 +136,34 @@ def test_dialects_keep_the_ddl_difference():
     assert kn.GENERIC_BOLT.key_schema_statements({"Area", "Author", "Benchmark", "Concept",
                                                   "Dataset", "Method", "Metric", "Paper"}) == [
         "CREATE INDEX FOR (n:Task) ON (n.key)"]
+
+
+def test_packed_rows_round_trip_their_types():
+    rows = [["a", "b", {"n": 3, "ok": True, "s": 0.9, "names": [], "t": "it's"}],
+            ["c", "d", {"n": -1, "ok": False, "s": 2.0, "names": ["x", "y z"]}]]
+    columns = br.packed_columns(rows, 2)
+    assert columns == [("n", "int"), ("names", "string[]"), ("ok", "boolean"), ("s", "decimal1"),
+                       ("t", "")]
+    fields = br.pack_row(rows[1], 2, columns).split(br.FIELD)
+    assert fields == ["c", "d", "-1", "x\x1dy z", "f", "20", br.NULL]
+    assert br.packed_size("it's") == 5
+
+
+@pytest.mark.parametrize("rows", [
+    [["a", {"t": "x\x1fy"}]],
+    [["a", {"t": ["x\x1ey"]}]],
+    [["a\x1a", {}]],
+    [["a", {"v": 1}], ["b", {"v": "1"}]],
+    [["a", {"v": 0.1 + 0.2}]],
+])
+def test_rows_that_cannot_be_packed_are_left_as_lists(rows):
+    assert br.packed_columns(rows, 1) is None
+
+
+def test_packed_queries_decode_every_column():
+    query = br.packed_write_relationships_query(
+        "AUTHORED", "Author", "Paper", [("position", "int"), ("truncated_list", "boolean")],
+        verb="CREATE")
+    assert query.startswith("UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
+                            "MATCH (a:Author {key: row[0]}) MATCH (b:Paper {key: row[1]}) "
+                            "CREATE (a)-[r:AUTHORED]->(b) SET r = {`position`: CASE row[2] ")

@@ -5,6 +5,7 @@ import pytest
 from bolt_server import free_port
 from neo4j_graphs import paper, reingest_lora, small_graph
 
+from kg import bolt_rows as br
 from kg import neo4j as kn
 from kg.schema import labels_of
 
@@ -19,9 +20,9 @@ def connection(bolt):
 
 def expected_state(G):
     nodes = {key: (sorted(labels_of(attrs["kind"])),
-                   {"key": key, **kn.property_map(attrs, where=key, skip=("kind",))})
+                   {"key": key, **br.property_map(attrs, where=key, skip=("kind",))})
              for key, attrs in G.nodes(data=True)}
-    rels = {(t, s, d): kn.property_map(a, where=t) for s, d, t, a in G.edges(keys=True, data=True)}
+    rels = {(t, s, d): br.property_map(a, where=t) for s, d, t, a in G.edges(keys=True, data=True)}
     return nodes, rels
 
 
@@ -77,7 +78,7 @@ def test_push_keeps_every_statement_within_the_byte_cap(connection, monkeypatch)
     write = connection.write
 
     def recording_write(cypher, params=None):
-        sent.append(len(cypher.encode()) + kn.serialised_size(params or {}))
+        sent.append(len(cypher.encode()) + br.serialised_size(params or {}))
         return write(cypher, params)
 
     monkeypatch.setattr(connection, "write", recording_write)
@@ -165,3 +166,12 @@ def test_quotes_and_backslashes_round_trip_as_data(connection):
     run = kn.BoltRunner(connection)
     assert run("MATCH (a:Author {name: $name}) RETURN a.variants AS v",
                {"name": "Conan O'Brien"}) == [{"v": ["C. O\\'Brien", "Conan O'Brien"]}]
+
+
+def test_values_holding_packing_marks_still_round_trip(connection):
+    G = small_graph()
+    G.nodes["method:lora"]["aliases"] = ["Low\x1fRank", "x\x1ey"]
+    G.nodes[paper("grpo")]["title"] = "odd\x1acharacter"
+    G.edges["method:ppo", "dataset:gsm8k", "APPLIED_TO"]["score"] = 0.1 + 0.2
+    kn.push(G, connection)
+    assert server_state(connection) == expected_state(G)
