@@ -93,18 +93,23 @@ def measure(G, *, per_row_papers, batch_size, max_batch_bytes):
 
 
 def rate(report):
-    return report.total_relationships / report.seconds
+    """Relationships per second of the relationship step (nodes are written before it)."""
+    seconds = dict(report.steps)["relationships"]
+    return report.total_relationships / seconds if seconds else float("inf")
 
 
 def summarise(results, max_batch_bytes):
     rows = {name: {"nodes": r.total_nodes, "relationships": r.total_relationships,
                    "statements": r.statements, "seconds": round(r.seconds, 3),
-                   "relationships_per_s": round(rate(r)),
+                   "steps": dict(r.steps), "relationships_per_s": round(rate(r)),
+                   "overall_relationships_per_s": round(r.total_relationships / r.seconds),
                    "deleted": r.deleted_relationships + r.deleted_nodes}
             for name, r in results.items()}
     speedup = rate(results["subgraph_batched"]) / rate(results["subgraph_per_row"])
+    overall = (results["subgraph_per_row"].seconds / results["subgraph_batched"].seconds)
     return {"server": results["full"].server, "max_batch_bytes": max_batch_bytes,
             "runs": rows, "batched_vs_per_row": round(speedup, 1),
+            "batched_vs_per_row_whole_push": round(overall, 1),
             "meets_bar": rate(results["full"]) >= BAR_RELS_PER_S and speedup >= BAR_SPEEDUP}
 
 
@@ -129,9 +134,10 @@ def main(argv=None):
           f"<= {args.max_batch_bytes} bytes")
     for name, row in summary["runs"].items():
         print(f"{name:18} {row['nodes']:>8,} nodes {row['relationships']:>8,} rels "
-              f"{row['statements']:>7,} statements {row['seconds']:>8.2f} s "
-              f"{row['relationships_per_s']:>8,} rels/s")
-    print(f"batched vs one statement per row: {summary['batched_vs_per_row']}x; "
+              f"{row['statements']:>7,} statements {row['seconds']:>8.2f} s; relationship step "
+              f"{row['steps']['relationships']:>7.2f} s = {row['relationships_per_s']:>7,} rels/s")
+    print(f"batched vs one statement per row: {summary['batched_vs_per_row']}x in the "
+          f"relationship step, {summary['batched_vs_per_row_whole_push']}x for the whole push; "
           f"bar (>= {BAR_RELS_PER_S:,} rels/s, >= {BAR_SPEEDUP:.0f}x): "
           f"{'met' if summary['meets_bar'] else 'MISSED'}")
     if args.json:

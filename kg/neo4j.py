@@ -55,7 +55,9 @@ class Dialect:
     """What differs between Neo4j and other Bolt servers (FalkorDB); decided once per connection.
 
     ``max_batch_bytes`` is the default cap on a statement's serialised text and parameters;
-    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.bolt_rows`).
+    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.bolt_rows`);
+    without ``transactions`` (no rollback, so nothing to gain but round trips) statements
+    run in auto-commit.
     """
 
     name: str
@@ -64,6 +66,7 @@ class Dialect:
     max_batch_bytes: int
     escape_strings: bool = False
     packed_rows: bool = False
+    transactions: bool = True
 
     def params(self, value):
         r"""Parameters as this server must receive them.
@@ -98,10 +101,11 @@ class Dialect:
 
 NEO4J = Dialect("Neo4j", constraints=True, databases=True, max_batch_bytes=8 * 1024 * 1024)
 #: FalkorDB crashes on statements over about 4 KB, has no constraints or databases, splices
-#: string parameters into the statement unescaped, and parses list and map parameters slowly.
+#: string parameters into the statement unescaped, parses list and map parameters slowly, and
+#: has no rollback (a transaction there only adds round trips).
 GENERIC_BOLT = Dialect("Bolt server without constraints (FalkorDB)", constraints=False,
                        databases=False, max_batch_bytes=3500, escape_strings=True,
-                       packed_rows=True)
+                       packed_rows=True, transactions=False)
 
 
 def detect_dialect(session):
@@ -184,13 +188,20 @@ class Connection:
         self.close()
 
     def write(self, cypher, params=None):
-        """Run one statement in a managed write transaction; returns its counters."""
-        return self.session.execute_write(_consume, cypher, self.dialect.params(params or {}))
+        """Run one write statement; returns its counters."""
+        return self._execute(_consume, cypher, params, write=True)
 
     def read(self, cypher, params=None, *, write=False):
-        """Run one statement in a managed read (or write) transaction; returns rows as dicts."""
+        """Run one statement, read-only unless ``write``; returns its rows as dicts."""
+        return self._execute(_rows, cypher, params, write=write)
+
+    def _execute(self, work, cypher, params, *, write):
+        """A managed transaction (retried on transient errors) where the server has them."""
+        params = self.dialect.params(params or {})
+        if not self.dialect.transactions:
+            return work(self.session, cypher, params)
         execute = self.session.execute_write if write else self.session.execute_read
-        return execute(_rows, cypher, self.dialect.params(params or {}))
+        return execute(work, cypher, params)
 
 
 def _consume(tx, cypher, params):
