@@ -1,6 +1,383 @@
-"""Placeholder until the extraction branch lands: no mentions."""
+"""The extraction pipeline: spaCy (blank English + our components) from abstracts to Mentions.
+
+``build_nlp()`` makes the pipeline: a sentencizer, two ``span_ruler`` gazetteers over the
+lexicon (case-sensitive for all-capital names, lowercase for the rest) and the
+``paper_mentions`` component, which combines the gazetteer hits with the abbreviation
+detector and the context rules into :class:`Mention` objects on ``doc._.mentions``.
+``extract_mentions()`` streams records through it, on one process or a pool.
+"""
+
+import bisect
+import re
+from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
+from itertools import islice
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from extractors import rules
+from extractors.abbreviations import find_abbreviations
+from extractors.lexicon import IGNORE, load_lexicon, phrase_patterns
+from extractors.records import Mention
+
+SPANS_KEY = "gazetteer"
+MAX_TASK_PHRASES = 3
+OPENING_SENTENCES = 2
+BATCH_SIZE = 256
+
+#: Confidence of each rule's mentions.
+RULE_SCORES = {
+    "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
+    "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
+    "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
+    "opening-subject": 0.6, "task-noun": 0.7,
+}
+#: Order in which overlapping candidates win (lower first).
+_PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
+             "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
+             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
+             "opening-subject": 6, "task-noun": 1}
+_VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
+                   r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
+                   r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
+                   r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b)+")
 
 
-def extract_mentions(records, *, workers=1):
-    for record in records:
-        yield record, []
+_ACRONYM_TOKEN = re.compile(r"(?<![\w\-])[\w][\w\-.]*(?<![.\-])(?![\w\-])")
+
+if not Doc.has_extension("mentions"):
+    Doc.set_extension("mentions", default=None)
+
+
+@Language.factory("paper_mentions", default_config={})
+def make_paper_mentions(nlp, name):
+    return PaperMentions(load_lexicon_cached())
+
+
+@lru_cache(maxsize=1)
+def load_lexicon_cached():
+    return load_lexicon()
+
+
+def build_nlp():
+    """The spaCy pipeline: blank English, sentencizer, gazetteers, mention finder."""
+    lexicon = load_lexicon_cached()
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    cased, lower = phrase_patterns(lexicon)
+    ruler = nlp.add_pipe("span_ruler", name="gazetteer_cased",
+                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH",
+                                 "validate": False, "overwrite": False})
+    ruler.add_patterns(cased)
+    ruler = nlp.add_pipe("span_ruler", name="gazetteer_lower",
+                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER",
+                                 "validate": False, "overwrite": False})
+    ruler.add_patterns(lower)
+    nlp.add_pipe("paper_mentions")
+    return nlp
+
+
+class PaperMentions:
+    """spaCy component: finds the entity mentions of one abstract (``doc._.mentions``)."""
+
+    def __init__(self, lexicon):
+        self.lexicon = lexicon
+        families = sorted({re.escape(n) for e in lexicon.entries.values() if e.family
+                           for n in e.names if " " not in n}, key=len, reverse=True)
+        self.model_version = re.compile(
+            r"(?<![\w\-])(" + "|".join(families) + r")" + _VERSION_SUFFIX + r"(?![\w\-])")
+
+    def __call__(self, doc):
+        doc._.mentions = find_mentions(doc, self.lexicon, self.model_version)
+        return doc
+
+
+class _Candidate:
+    __slots__ = ("start", "end", "type", "canonical", "rule", "long_form", "entry")
+
+    def __init__(self, start, end, type, canonical, rule, long_form=None, entry=None):
+        self.start, self.end, self.type, self.canonical = start, end, type, canonical
+        self.rule, self.long_form, self.entry = rule, long_form, entry
+
+
+def find_mentions(doc, lexicon, model_version):
+    """The deduplicated mentions of one abstract, in text order (one per type+canonical)."""
+    text = doc.text
+    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    sent_starts = [a for a, _ in sents]
+    sent_ends = [b for _, b in sents]
+    candidates = []
+    defined = {}
+    for abbr in find_abbreviations(text):
+        cand = _abbreviation_candidate(abbr, lexicon)
+        if cand is not None:
+            candidates.append(cand)
+            defined[abbr.short] = cand
+            if abbr.short.endswith("s") and abbr.short[:-1].isupper():
+                defined[abbr.short[:-1]] = cand
+    for m in model_version.finditer(text):
+        entry = lexicon.lookup(m.group(1))
+        name = entry.canonical + text[m.end(1):m.end()].replace(" ", "-")
+        known = lexicon.lookup(m.group(0))
+        candidates.append(_Candidate(m.start(), m.end(), "Method",
+                                     known.canonical if known else name, "model-version",
+                                     entry=known))
+    for span in doc.spans[SPANS_KEY]:
+        if _embedded(text, span.start_char, span.end_char):
+            continue
+        entry = lexicon.entries[span.id_]
+        candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
+                                     entry.canonical, "lexicon", entry=entry))
+    for i, s_start in enumerate(sent_starts):
+        sentence = rules.mask_math(text[s_start:sent_ends[i]])
+        for a, b in rules.proposal_spans(sentence):
+            name = sentence[a:b]
+            entry = lexicon.lookup(name)
+            if entry is None:
+                kind = _proposal_type(sentence, a, b)
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
+        for a, b, kind in rules.headed_name_spans(sentence):
+            name = sentence[a:b]
+            if lexicon.lookup(name) is None:
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, name,
+                                             "headed-name"))
+        for a, b in rules.title_case_spans(sentence):
+            phrase = sentence[a:b]
+            entry = lexicon.lookup(phrase)
+            if entry is None:
+                candidates.append(_Candidate(s_start + a, s_start + b,
+                                             _named_phrase_type(phrase), phrase, "title-case"))
+        for a, b in rules.coined_name_spans(sentence):
+            name = sentence[a:b]
+            entry = lexicon.lookup(name)
+            if entry is not None:
+                candidates.append(_Candidate(s_start + a, s_start + b, entry.type,
+                                             entry.canonical, "lexicon", entry=entry))
+            elif name not in defined:
+                candidates.append(_Candidate(s_start + a, s_start + b, "Method", name,
+                                             "coined-name"))
+        for a, b in rules.metric_spans(sentence):
+            phrase = sentence[a:b]
+            if lexicon.lookup(phrase) is None:
+                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
+                                             phrase.lower(), "metric-phrase"))
+        if i < OPENING_SENTENCES:
+            span = rules.opening_subject_span(sentence)
+            if span and lexicon.lookup(sentence[span[0]:span[1]]) is None:
+                candidates.append(_Candidate(s_start + span[0], s_start + span[1], "Task",
+                                             task_canonical(sentence[span[0]:span[1]]),
+                                             "opening-subject"))
+        for a, b, named in rules.task_spans(sentence):
+            phrase = sentence[a:b]
+            entry = lexicon.lookup(phrase)
+            if entry is None or (named and entry.type not in ("Method", IGNORE)):
+                candidates.append(_Candidate(s_start + a, s_start + b, "Task",
+                                             task_canonical(phrase),
+                                             "task-noun" if named else "task-phrase"))
+    if defined:
+        for m in _ACRONYM_TOKEN.finditer(text):
+            cand = defined.get(m.group(0))
+            if cand is None:
+                continue
+            candidates.append(_Candidate(m.start(), m.end(), cand.type, cand.canonical,
+                                         "acronym-use", cand.long_form, cand.entry))
+    chosen = _cap_task_phrases(_select(candidates))
+    return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+def _embedded(text, start, end):
+    """A match inside a larger hyphenated name (MIA in RL-MIA, CFG in DDPM-CFG); a
+    lowercase suffix ("BERT-based") does not count."""
+    if start > 1 and text[start - 1] in "-/" and text[start - 2].isalnum():
+        return True
+    return end + 1 < len(text) and text[end] in "-/" and (text[end + 1].isupper()
+                                                          or text[end + 1].isdigit())
+
+
+def _abbreviation_candidate(abbr, lexicon):
+    """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form."""
+    short = abbr.short
+    entry = lexicon.lookup(short) or lexicon.lookup(abbr.long)
+    if entry is not None:
+        if entry.type == IGNORE:
+            return None
+        return _Candidate(abbr.long_start, abbr.long_end, entry.type, entry.canonical,
+                          "abbreviation+lexicon", abbr.long, entry)
+    kind = _suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)
+    if short.endswith("s") and short[:-1].isupper():
+        short = short[:-1]
+    return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+
+
+def _suffix_type(phrase, lexicon):
+    """Type of the longest known Method/Task that ends an unknown phrase ("Agentic
+    reinforcement learning" is a Method because reinforcement learning is)."""
+    words = phrase.split()
+    for n in range(min(3, len(words) - 1), 0, -1):
+        entry = lexicon.lookup(" ".join(words[-n:]))
+        if entry is not None and entry.type in ("Method", "Task"):
+            return entry.type
+    return None
+
+
+def _named_phrase_type(phrase):
+    """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric."""
+    kind = rules.phrase_type(phrase)
+    return kind if kind in ("Dataset", "Benchmark", "Metric") else "Method"
+
+
+_METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
+
+
+def _proposal_type(sentence, start, end):
+    """Dataset/Benchmark/Metric when the words around a proposed name say so (three words
+    after it: "X, a benchmark"; five before it: "a new metric, X"), else Method."""
+    after = re.findall(r"[a-z\-]+", sentence[end:end + 40].lower())[:3]
+    before = re.findall(r"[a-z\-]+", sentence[max(0, start - 50):start].lower())[-5:]
+    for w in after + before[::-1]:
+        if w in rules.BENCHMARK_HEADS:
+            return "Benchmark"
+        if w in rules.DATASET_HEADS:
+            return "Dataset"
+        if w in _METRIC_CUES:
+            return "Metric"
+    return "Method"
+
+
+def task_canonical(phrase):
+    """A task phrase as a node name: lowercase unless an acronym, plural heads singular.
+
+    >>> task_canonical("Multi-view clustering"), task_canonical("regression tasks")
+    ('multi-view clustering', 'regression')
+    """
+    words = phrase.split()
+    if words and words[-1].lower() in ("task", "tasks", "problem", "problems"):
+        words = words[:-1] or words
+    words = [w.lower() if not any(c.isupper() for c in w[1:]) else w for w in words]
+    last = words[-1]
+    if last.endswith("s") and not last.endswith(("ss", "is", "us")) and len(last) > 4:
+        words[-1] = last[:-1]
+    return " ".join(words)
+
+
+def _select(candidates):
+    """Non-overlapping candidates: higher-priority rules first, then longer spans."""
+    ordered = sorted(candidates, key=lambda c: (_PRIORITY[c.rule], c.start - c.end, c.start))
+    taken, chosen = [], []
+    for c in ordered:
+        if c.type == IGNORE and c.rule != "lexicon":
+            continue
+        i = bisect.bisect_left(taken, (c.start, c.end))
+        if i > 0 and taken[i - 1][1] > c.start or i < len(taken) and taken[i][0] < c.end:
+            if not _refines_task(c, chosen):
+                continue
+        taken.insert(i, (c.start, c.end))
+        chosen.append(c)
+    return sorted(chosen, key=lambda c: c.start)
+
+
+def _refines_task(c, chosen):
+    """A task phrase that strictly contains only Task mentions ("rectangular matrix
+    denoising" around "matrix denoising") is kept beside them."""
+    if c.type != "Task":
+        return False
+    overlapping = [o for o in chosen if o.start < c.end and c.start < o.end]
+    return all(o.type == "Task" and c.start <= o.start and o.end <= c.end and
+               (o.end - o.start) < (c.end - c.start) for o in overlapping)
+
+
+def _cap_task_phrases(chosen):
+    """Keep the first MAX_TASK_PHRASES distinct task phrases of an abstract: the problem
+    an abstract addresses comes early, later ones are mostly passing mentions."""
+    kept, seen = [], set()
+    for c in chosen:
+        if c.rule == "task-phrase":
+            if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
+                continue
+            seen.add(c.canonical)
+        kept.append(c)
+    return kept
+
+
+def _mentions(text, chosen, sent_starts, sent_ends):
+    """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
+    first, forms, best_type = {}, {}, {}
+    for c in sorted(chosen, key=lambda c: _PRIORITY[c.rule]):
+        best_type.setdefault(c.canonical.lower(), c.type)
+    for c in chosen:
+        if c.type == IGNORE or best_type[c.canonical.lower()] != c.type:
+            continue
+        key = (c.type, c.canonical.lower())
+        forms.setdefault(key, []).append(text[c.start:c.end])
+        if key not in first:
+            first[key] = c
+    mentions = []
+    for key, c in first.items():
+        i = bisect.bisect_right(sent_starts, c.start) - 1
+        sentence = text[sent_starts[i]:sent_ends[i]]
+        if c.type in ("Dataset", "Benchmark"):
+            c.type = rules.collection_type(sentence, c.start - sent_starts[i],
+                                           c.end - sent_starts[i], c.type)
+        surface = text[c.start:c.end]
+        aliases = sorted({f for f in forms[key] if f != c.canonical} |
+                         ({c.long_form} if c.long_form and c.long_form != c.canonical
+                          else set()))
+        role = "proposed" if _is_proposed(c, sentence, c.start - sent_starts[i]) else "used"
+        mentions.append(Mention(
+            type=c.type, text=surface, canonical=c.canonical, start=c.start, end=c.end,
+            sentence=sentence, rule=c.rule, score=RULE_SCORES[c.rule], role=role,
+            long_form=c.long_form, aliases=tuple(aliases),
+            part_of=c.entry.part_of if c.entry is not None else ()))
+    return mentions
+
+
+def _is_proposed(c, sentence, offset):
+    """Proposed: a name the lexicon does not know, introduced by "we propose ..."."""
+    if c.type == "Task" or c.rule in ("lexicon", "abbreviation+lexicon", "model-version"):
+        return False
+    return c.rule == "proposal" or rules.is_proposal_context(sentence, offset)
+
+
+# ---------------------------------------------------------------- streaming
+
+def _mentions_of_texts(nlp, texts):
+    return [doc._.mentions for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)]
+
+
+_WORKER_NLP = None
+
+
+def _worker_init():
+    global _WORKER_NLP
+    _WORKER_NLP = build_nlp()
+
+
+def _worker_batch(texts):
+    return _mentions_of_texts(_WORKER_NLP, texts)
+
+
+def extract_mentions(records, *, workers=1, nlp=None):
+    """Yield ``(record, [Mention, ...])`` for each record, in input order, streaming.
+
+    With ``workers > 1`` a process pool does the work; each worker builds the pipeline
+    once and sends back only the compact mentions.
+    """
+    records = iter(records)
+    if workers <= 1:
+        nlp = nlp or build_nlp()
+        while batch := list(islice(records, BATCH_SIZE)):
+            yield from zip(batch, _mentions_of_texts(nlp, [r.abstract for r in batch]))
+        return
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+        pending = []
+        while True:
+            batch = list(islice(records, BATCH_SIZE))
+            if batch:
+                pending.append((batch, pool.submit(_worker_batch, [r.abstract for r in batch])))
+            if pending and (not batch or len(pending) >= workers * 2):
+                done_batch, future = pending.pop(0)
+                yield from zip(done_batch, future.result())
+            if not batch and not pending:
+                return

@@ -1,5 +1,126 @@
-"""Placeholder until the extraction branch lands: canonical names as extracted."""
+"""Entity resolution across a corpus: one canonical name per thing, acronyms expanded.
+
+An acronym defined in one abstract ("Group Relative Policy Optimization (GRPO)") names the
+bare acronym and the bare long form in every other abstract; spelling variants of a name
+(ImageNet-1k, ImageNet1K) become one canonical display name; a short form defined with two
+different long forms of one type is ambiguous and is not merged: each defining paper keeps
+"SHORT (long form)". Entities already in a graph (incremental builds) take part too.
+"""
+
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+from extractors.lexicon import name_key
+from kg.schema import ENTITY_KINDS
+
+#: Mentions the pipeline emits for undefined coined names; kept only when resolved here
+#: or when seen in at least this many papers (then as keyphrase Concepts).
+UNDEFINED_RULE = "undefined-name"
+MIN_PAPERS_FOR_UNDEFINED = 2
+
+
+def _long_key(long_form):
+    key = name_key(long_form)
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def acronym_definitions(items, graph=None):
+    """{short form: {long-form key: (long form, type, papers)}} over the corpus and graph."""
+    defs = defaultdict(dict)
+
+    def add(short, long_form, kind):
+        key = _long_key(long_form)
+        long_, kind_, n = defs[short].get(key, (long_form, kind, 0))
+        defs[short][key] = (long_, kind_, n + 1)
+
+    if graph is not None:
+        for _, attrs in graph.nodes(data=True):
+            if attrs.get("kind") in ENTITY_KINDS and attrs.get("long_form") and attrs.get("name"):
+                add(attrs["name"], attrs["long_form"], attrs["kind"])
+    for _, mentions in items:
+        for m in mentions:
+            if m.long_form and m.canonical != m.long_form and m.rule.startswith("abbreviation"):
+                add(m.canonical, m.long_form, m.type)
+    return defs
+
+
+def display_names(items, graph=None):
+    """{(type, name key): display name}: the graph's name, else the most common form."""
+    counts = defaultdict(Counter)
+    for _, mentions in items:
+        for m in mentions:
+            counts[(m.type, name_key(m.canonical))][m.canonical] += 1
+    names = {k: c.most_common(1)[0][0] for k, c in counts.items()}
+    if graph is not None:
+        for _, attrs in graph.nodes(data=True):
+            kind, name = attrs.get("kind"), attrs.get("name")
+            if kind in ENTITY_KINDS and name:
+                names[(kind, name_key(name))] = name
+    return names
 
 
 def resolve_corpus(items, *, graph=None):
-    return list(items)
+    """Corpus-wide canonical names and types for ``[(paper_key, [Mention])]``.
+
+    Returns the same shape, in the same order; within a paper, mentions that resolve to
+    one entity are merged into the first.
+    """
+    items = [(key, list(mentions)) for key, mentions in items]
+    defs = acronym_definitions(items, graph)
+    unique = {short: next(iter(longs.values())) for short, longs in defs.items()
+              if len({kind for _, kind, _ in longs.values()}) == 1 and len(longs) == 1}
+    ambiguous = {short for short in defs if short not in unique}
+    long_to_short = {}
+    for short, (long_form, kind, _) in unique.items():
+        long_to_short.setdefault((kind, _long_key(long_form)), short)
+    undefined_papers = Counter(name_key(m.canonical) for _, ms in items for m in
+                               {name_key(m.canonical): m for m in ms
+                                if m.rule == UNDEFINED_RULE}.values())
+    resolved = []
+    for key, mentions in items:
+        out = []
+        for m in mentions:
+            m = _resolve_mention(m, unique, ambiguous, long_to_short)
+            if m is None:
+                continue
+            if m.rule == UNDEFINED_RULE and m.type == "Concept" and \
+                    undefined_papers[name_key(m.canonical)] < MIN_PAPERS_FOR_UNDEFINED:
+                continue
+            out.append(m)
+        resolved.append((key, out))
+    names = display_names(resolved, graph)
+    return [(key, _merge([replace(m, canonical=names.get((m.type, name_key(m.canonical)),
+                                                          m.canonical)) for m in ms]))
+            for key, ms in resolved]
+
+
+def _resolve_mention(m, unique, ambiguous, long_to_short):
+    """One mention with its corpus-wide name; None when it should be dropped."""
+    if m.canonical in ambiguous and m.long_form:
+        return replace(m, canonical=f"{m.canonical} ({m.long_form})")
+    if m.canonical in unique and not m.long_form:
+        long_form, kind, _ = unique[m.canonical]
+        return replace(m, type=kind, long_form=long_form,
+                       aliases=tuple(sorted(set(m.aliases) | {long_form})))
+    if not m.long_form:
+        short = long_to_short.get((m.type, _long_key(m.canonical)))
+        if short:
+            return replace(m, canonical=short, long_form=m.canonical,
+                           aliases=tuple(sorted(set(m.aliases) | {m.text})))
+    return m
+
+
+def _merge(mentions):
+    """Merge mentions of one paper that name the same (type, canonical): first one wins."""
+    seen, out = {}, []
+    for m in mentions:
+        k = (m.type, name_key(m.canonical))
+        if k in seen:
+            first = out[seen[k]]
+            aliases = set(first.aliases) | set(m.aliases) | ({m.text} - {first.canonical})
+            role = "proposed" if "proposed" in (first.role, m.role) else first.role
+            out[seen[k]] = replace(first, aliases=tuple(sorted(aliases)), role=role)
+        else:
+            seen[k] = len(out)
+            out.append(m)
+    return out

@@ -1,0 +1,88 @@
+"""Extraction speed over the real abstracts of ../shared/eval/external/paper-metadata-paperlists.
+
+Reports abstracts per second for bare ``spacy.blank("en")`` tokenisation, the full pipeline
+on one process, and the full pipeline with a worker pool, all on the same text in one run:
+by wall clock, and by CPU time (what the run costs when no other process shares the cores;
+for the pool, the busiest worker's share of the children's CPU time).
+
+    python bench/extract_speed.py [--limit N] [--workers 2]
+"""
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import spacy
+
+from extractors.pipeline import build_nlp, extract_mentions
+from extractors.records import PaperRecord
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "external" / \
+    "paper-metadata-paperlists"
+
+
+def load_abstracts(folder, limit=None):
+    """The non-empty abstracts of every JSONL file of ``folder``, in file order."""
+    texts = []
+    for path in sorted(folder.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                text = json.loads(line).get("text") or ""
+                if text.strip():
+                    texts.append(text)
+    return texts[:limit] if limit else texts
+
+
+def rate(n, seconds):
+    return n / seconds if seconds else float("inf")
+
+
+def timed(fn):
+    """(result, wall seconds, CPU seconds of this process)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - start, time.process_time() - cpu
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def report(label, n, wall, cpu, extra=""):
+    print(f"{label:36} {rate(n, wall):8,.0f} abstracts/s wall  {rate(n, cpu):8,.0f} "
+          f"abstracts/s CPU{extra}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None, help="use only the first N abstracts")
+    ap.add_argument("--workers", type=int, default=2, help="pool size for the parallel run")
+    args = ap.parse_args(argv)
+    if not CORPUS.is_dir():
+        sys.exit(f"corpus not found at {CORPUS}; the benchmark needs ../shared")
+    texts = load_abstracts(CORPUS, args.limit)
+    records = [PaperRecord(abstract=t, source="bench", index=i) for i, t in enumerate(texts)]
+    print(f"{len(texts):,} abstracts")
+
+    blank = spacy.blank("en")
+    _, wall, cpu = timed(lambda: sum(1 for _ in blank.pipe(texts, batch_size=256)))
+    report("bare spacy.blank('en') tokenisation", len(texts), wall, cpu)
+
+    nlp, build_secs, _ = timed(build_nlp)
+    print(f"pipeline build: {build_secs:.2f} s")
+    count, wall, cpu = timed(lambda: sum(len(ms) for _, ms in
+                                         extract_mentions(records, nlp=nlp)))
+    report("pipeline, 1 process", len(texts), wall, cpu, f"  ({count:,} mentions)")
+    before = children_cpu()
+    count, wall, _ = timed(lambda: sum(len(ms) for _, ms in
+                                       extract_mentions(records, workers=args.workers)))
+    worker_cpu = (children_cpu() - before) / args.workers
+    report(f"pipeline, {args.workers} workers", len(texts), wall, worker_cpu,
+           f"  ({count:,} mentions)")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""Schwartz–Hearst abbreviation detection: "Group Relative Policy Optimization (GRPO)".
+
+Pure functions over strings with character offsets, so the pipeline can tie a long form and
+its acronym to one entity and the resolver can expand bare acronyms elsewhere.
+"""
+
+import re
+from dataclasses import dataclass
+
+_PAREN = re.compile(r"\(([^()]{1,20})\)")
+_REVERSED = re.compile(r"(?<![\w-])([A-Z][\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
+_WORD = re.compile(r"\S+")
+_MARKUP = re.compile(r"(?:\\[a-zA-Z]+\{|[$*_{\"“‘'`]+)+")
+_STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
+_LEADING_JUNK = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "novel",
+                 "new", "so-called", "called", "named", "termed", "dubbed", "of", "and", "or",
+                 "to", "for", "with", "by", "in", "on", "via", "using", "we", "is", "are",
+                 "as", "from", "that", "which"}
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    """A long form and its short form, with character offsets into the text."""
+
+    short: str
+    short_start: int
+    long: str
+    long_start: int
+
+    @property
+    def short_end(self):
+        return self.short_start + len(self.short)
+
+    @property
+    def long_end(self):
+        return self.long_start + len(self.long)
+
+
+def is_short_form(candidate):
+    """Schwartz–Hearst's test for a short form: 2–10 characters, at most two words,
+    starting with a letter or digit and holding at least one capital letter.
+
+    >>> is_short_form("GRPO"), is_short_form("Dr. GRPO"), is_short_form("e.g.")
+    (True, True, False)
+    """
+    if not 2 <= len(candidate) <= 12 or len(candidate.split()) > 2:
+        return False
+    if not candidate[0].isalnum() or not any(c.isupper() for c in candidate):
+        return False
+    return sum(c.isalpha() for c in candidate) >= 2
+
+
+def best_long_form(short, words):
+    """Index into ``words`` where the long form of ``short`` starts, or None.
+
+    Characters of the short form are matched right to left through the words; the first
+    character must start a word (Schwartz & Hearst 2003).
+
+    >>> best_long_form("OPE", ["Off-policy", "evaluation"])
+    0
+    >>> best_long_form("GRPO", ["we", "use", "Group", "Relative", "Policy", "Optimization"])
+    2
+    >>> best_long_form("XYZ", ["plain", "words"]) is None
+    True
+    """
+    text = " ".join(words)
+    s = len(short) - 1
+    l = len(text) - 1
+    lowered_short, lowered_text = short.lower(), text.lower()
+    while s >= 0:
+        c = lowered_short[s]
+        if not c.isalnum():
+            s -= 1
+            continue
+        while l >= 0 and (lowered_text[l] != c or (s == 0 and l > 0 and text[l - 1].isalnum())):
+            l -= 1
+        if l < 0:
+            return None
+        l -= 1
+        s -= 1
+    start_char = text.rfind(" ", 0, l + 1) + 1
+    return text.count(" ", 0, start_char)
+
+
+def find_abbreviations(text):
+    """Every "long form (SHORT)" definition in ``text``.
+
+    >>> [(a.long, a.short) for a in find_abbreviations(
+    ...     "We study Off-policy evaluation (OPE) with Group Relative Policy Optimization (GRPO).")]
+    [('Off-policy evaluation', 'OPE'), ('Group Relative Policy Optimization', 'GRPO')]
+    """
+    found = []
+    for m in _REVERSED.finditer(text):
+        short, inner = m.group(1), m.group(2)
+        words = inner.split()
+        if is_short_form(short) and len(words) > 2 and best_long_form(short, words) == 0 \
+                and _covers(short, inner):
+            found.append(Abbreviation(short, m.start(1), inner, m.start(2)))
+    for m in _PAREN.finditer(text):
+        short = m.group(1).strip()
+        if ";" in short or "," in short:
+            short = re.split(r"[;,]", short)[0].strip()
+        if not is_short_form(short):
+            continue
+        short_start = m.start(1) + m.group(1).index(short)
+        words = _words_before(text, m.start())
+        if not words:
+            continue
+        limit = min(len(short) + 5, len(short) * 2)
+        window = words[-limit:]
+        index = best_long_form(short, [w for w, _ in window])
+        if index is None and any(c.isdigit() for c in short):
+            index = best_long_form("".join(c for c in short if not c.isdigit()),
+                                   [w for w, _ in window])
+        if index is None:
+            continue
+        first = next(c for c in short if c.isalnum()).lower()
+        while (index < len(window) - 1 and window[index][0].lower() in _LEADING_JUNK
+               and window[index + 1][0][:1].lower() == first):
+            index += 1
+        long_start = window[index][1]
+        long = text[long_start:window[-1][1] + len(window[-1][0])]
+        if len(long) <= len(short) or long.lower() == short.lower():
+            continue
+        if not _covers(short, long):
+            continue
+        found.append(Abbreviation(short, short_start, long, long_start))
+    return found
+
+
+def _words_before(text, paren):
+    """(word, start) pairs of the clause before a parenthesis (stopping at , ; : . etc.)."""
+    head = text[:paren]
+    cut = max(head.rfind(p) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
+    if cut >= 0:
+        head = head[:cut + 1]
+        offset = cut + 1
+    else:
+        offset = 0
+    clause = text[offset:paren]
+    words = []
+    for m in _WORD.finditer(clause):
+        word, start = m.group(0), offset + m.start()
+        markup = _MARKUP.match(word)
+        if markup:
+            word, start = word[markup.end():], start + markup.end()
+        word = word.strip(",.;:")
+        if word and word not in _STOP_BEFORE:
+            words.append((word, start))
+    return words
+
+
+def _covers(short, long):
+    """The long form's first letter matches the short form's first letter."""
+    first = next((c for c in short if c.isalnum()), "")
+    return long[:1].lower() == first.lower()

@@ -1,0 +1,154 @@
+"""The lexicon of the field: canonical names, types, aliases and PART_OF, read from JSONL.
+
+Each line of ``extractors/data/lexicon.jsonl`` is one entry::
+
+    {"canonical": "MNLI", "type": "Dataset",
+     "aliases": ["MultiNLI", "Multi-Genre Natural Language Inference"], "part_of": ["GLUE"]}
+
+``type`` is an entity type, or ``Ignore`` for generic names the rules must not turn into
+entities (LLM, GPU). ``cased`` entries match only with their case (names that are also ordinary words);
+``family`` marks model families whose versioned and sized names
+(Llama-3-8B, ViT-B/16) are recognised by the model-name rule.
+"""
+
+import json
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
+IGNORE = "Ignore"
+LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.jsonl"
+_DROP = dict.fromkeys(map(ord, "-._\u2010\u2011\u2012\u2013\u2014\u2212"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One lexicon entry: a canonical name of one type with its aliases."""
+
+    canonical: str
+    type: str
+    aliases: tuple[str, ...] = ()
+    part_of: tuple[str, ...] = ()
+    family: bool = False
+    cased: bool = False
+
+    @property
+    def names(self):
+        return (self.canonical,) + self.aliases
+
+
+@dataclass
+class Lexicon:
+    """Entries by canonical name, and a lookup from normalised surface form to entry."""
+
+    entries: dict = field(default_factory=dict)
+    by_key: dict = field(default_factory=dict)
+
+    def add(self, entry):
+        if entry.canonical in self.entries:
+            raise ValueError(f"duplicate canonical {entry.canonical!r}")
+        self.entries[entry.canonical] = entry
+        for name in entry.names:
+            self.by_key.setdefault(name_key(name), entry)
+
+    def lookup(self, surface):
+        """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
+
+        Plural surface forms ("Transformers", "SVMs") fall back to their singular.
+        """
+        key = name_key(surface)
+        entry = self.by_key.get(key)
+        if entry is None and len(key) > 3 and key.endswith("s"):
+            entry = self.by_key.get(key[:-1])
+        return entry
+
+
+def name_key(name):
+    """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores, spaces.
+
+    >>> name_key("ImageNet-1k") == name_key("imagenet 1K") == name_key("ImageNet1K")
+    True
+    """
+    text = name if name.isascii() else unicodedata.normalize("NFKC", name)
+    return "".join(text.casefold().translate(_DROP).split())
+
+
+def parse_entry(obj, where):
+    """An :class:`Entry` from one decoded JSON line; ValueError naming ``where`` if bad."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where}: entry is not an object")
+    canonical, kind = obj.get("canonical"), obj.get("type")
+    if not isinstance(canonical, str) or not canonical.strip():
+        raise ValueError(f"{where}: entry has no canonical name")
+    if kind not in ENTITY_TYPES + (IGNORE,):
+        raise ValueError(f"{where}: type {kind!r} is not one of {', '.join(ENTITY_TYPES)}, "
+                         f"{IGNORE}")
+    aliases = obj.get("aliases", [])
+    part_of = obj.get("part_of", [])
+    for name, value in (("aliases", aliases), ("part_of", part_of)):
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
+                                                  for v in value):
+            raise ValueError(f"{where}: {name} must be a list of names")
+    unknown = set(obj) - {"canonical", "type", "aliases", "part_of", "family", "cased"}
+    if unknown:
+        raise ValueError(f"{where}: unknown fields {', '.join(sorted(unknown))}")
+    return Entry(canonical, kind, tuple(a for a in aliases if a != canonical),
+                 tuple(part_of), bool(obj.get("family", False)), bool(obj.get("cased", False)))
+
+
+def load_lexicon(path=LEXICON_PATH):
+    """Read and check the lexicon; raises ValueError naming the file and line of a bad entry."""
+    lexicon = Lexicon()
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{where}: not valid JSON ({exc.msg})") from None
+            try:
+                lexicon.add(parse_entry(obj, where))
+            except ValueError as exc:
+                raise ValueError(str(exc) if str(exc).startswith(where) else
+                                 f"{where}: {exc}") from None
+    for entry in lexicon.entries.values():
+        for parent in entry.part_of:
+            if parent not in lexicon.entries:
+                raise ValueError(f"{path}: {entry.canonical} is part of {parent!r}, "
+                                 "which is not a canonical name in the lexicon")
+    return lexicon
+
+
+def is_cased(name):
+    """Whether a name must match with its case: all-capital names (MATH, PAIR, BEHAVIOR)
+    and short names with inner capitals (ZeRO, mAP) would otherwise match ordinary words.
+
+    >>> is_cased("MATH"), is_cased("ZeRO"), is_cased("ImageNet"), is_cased("k-means")
+    (True, True, False, False)
+    """
+    letters = [c for c in name if c.isalpha()]
+    if not letters:
+        return False
+    if all(c.isupper() for c in letters):
+        return True
+    return any(c.isupper() for c in letters[1:]) and len(letters) <= 6
+
+
+def phrase_patterns(lexicon):
+    """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
+    pattern's id is the entry's canonical name."""
+    cased, lower, seen = [], [], set()
+    for entry in lexicon.entries.values():
+        for name in entry.names:
+            variants = {name, name.replace("-", " "), name.replace(" ", "-")}
+            for variant in variants:
+                target = cased if entry.cased or is_cased(variant) else lower
+                key = (variant if target is cased else variant.lower(), target is cased)
+                if key in seen:
+                    continue
+                seen.add(key)
+                target.append({"label": entry.type, "pattern": variant, "id": entry.canonical})
+    return cased, lower

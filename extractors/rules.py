@@ -1,0 +1,545 @@
+"""Context rules that find names the lexicon does not know, as pure functions over strings.
+
+Each rule returns ``(start, end, type, rule)`` candidates with character offsets into the
+text it was given; the pipeline shifts them to abstract offsets, types them and picks
+among overlapping candidates.
+"""
+
+import re
+
+#: Words that say a name before or after them is a dataset or a benchmark.
+DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
+                 "collection"}
+BENCHMARK_HEADS = {"benchmark", "benchmarks", "suite", "leaderboard", "testbed", "arena",
+                   "challenge"}
+METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", "metric",
+                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss"}
+#: Head nouns of task phrases ("out-of-distribution detection").
+TASK_HEADS = {
+    "detection", "estimation", "recognition", "classification", "segmentation",
+    "generation", "prediction", "forecasting", "clustering", "pruning", "translation",
+    "answering", "summarization", "understanding", "parsing", "tagging", "localization",
+    "localisation", "tracking", "reconstruction", "synthesis", "completion", "captioning",
+    "grounding", "extraction", "linking", "reasoning", "discovery", "mining",
+    "recommendation", "verification", "editing", "unlearning", "adaptation",
+    "generalization", "generalisation", "denoising", "inpainting", "quantification",
+    "identification", "regression", "navigation", "control", "imputation", "matching",
+    "labeling", "labelling", "attribution", "explainability", "robustness", "mitigation",
+    "super-resolution", "deblurring", "restoration", "acceleration", "selection",
+    "reranking", "re-ranking", "simplification", "paraphrasing", "correction", "diagnosis",
+    "screening", "watermarking", "defense", "defence", "jailbreaking", "steering",
+    "communication", "recovery", "exploration", "imitation", "counting", "valuation",
+}
+#: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
+LONG_FORM_TASK_HEADS = TASK_HEADS | {
+    "evaluation", "learning", "alignment", "fairness", "planning", "inference", "sampling",
+    "optimization", "optimisation", "interpretability", "privacy", "annotation", "search",
+    "manipulation", "transfer", "modeling", "modelling", "decoding", "distillation",
+    "calibration", "retrieval", "testing", "auditing", "compression", "perception"}
+#: Heads that make a phrase a method rather than a task.
+METHOD_HEADS = {
+    "model", "models", "network", "networks", "net", "nets", "algorithm", "algorithms",
+    "method", "methods", "framework", "architecture", "transformer", "transformers",
+    "attention", "regularization", "regularisation", "descent", "machine", "machines",
+    "encoder", "decoder", "autoencoder", "optimizer", "policy", "mechanism", "module",
+    "strategy", "procedure", "scheme", "approach", "technique", "prompting", "tuning",
+    "fine-tuning", "finetuning", "training", "pretraining", "pre-training", "embedding",
+    "embeddings", "estimator", "sampler", "solver", "agent", "pipeline", "process",
+    "system", "kernel", "layer", "layers", "head", "heads", "adapter", "adapters",
+    "augmentation", "dropout", "normalization", "normalisation", "search", "optimization",
+    "optimisation", "programming", "regression", "classifier", "objective", "loss",
+    "gradient", "gradients", "surgery", "solver", "iteration", "analysis", "test",
+    "sketch", "sketching", "quantization", "propagation", "aggregation", "averaging",
+    "distillation", "decomposition", "factorization", "learning", "ensemble", "ensembles",
+}
+_TASK_MODIFIER_STOP = {
+    "a", "an", "the", "this", "that", "these", "those", "our", "their", "its", "of", "for",
+    "in", "on", "to", "and", "or", "with", "by", "from", "as", "at", "via", "is", "are",
+    "be", "we", "it", "which", "such", "novel", "new", "existing", "standard", "various",
+    "different", "many", "several", "downstream", "challenging", "effective", "efficient",
+    "improved", "improving", "improve", "better", "strong", "stronger", "accurate",
+    "typical", "popular", "common", "current", "recent", "prior", "previous", "general",
+    "important", "key", "fundamental", "extensive", "both", "each", "other", "more",
+    "most", "less", "than", "not", "no", "can", "may", "also", "only", "while", "using",
+    "based", "across", "between", "including", "like", "enable", "enables", "enabling",
+    "achieve", "achieves", "achieving", "perform", "performs", "performing", "do",
+    "does", "without", "under", "over", "into", "about", "large", "small", "simple",
+    "proposed", "widely", "used", "well", "known", "same", "first", "second", "all",
+    "any", "some", "two", "three", "one", "high", "low", "quality", "poor", "good",
+    "theoretical", "empirical", "practical", "overall", "final", "further", "then",
+    "where", "when", "how", "what", "why", "has", "have", "had", "was", "were", "been",
+    "being", "there", "here", "show", "shows", "study", "studies", "studying", "task",
+    "tasks", "problem", "problems", "setting", "settings", "existing", "robust",
+    "scalable", "successful", "faster", "slower", "deep", "real-world", "real", "world",
+    "non-trivial", "unified", "powerful", "generalizable", "systematic", "comprehensive",
+    "significant", "superior", "competitive", "reliable", "promising", "principled",
+    "critical", "crucial", "essential", "central", "main", "major", "primary", "specific",
+    "particular", "certain", "such", "given", "underlying", "resulting", "related",
+    "corresponding", "respective", "own", "whole", "entire", "full", "complete", "very",
+    "highly", "often", "still", "yet", "even", "just", "much", "further", "additional",
+    "accurately", "effectively", "efficiently", "jointly", "better", "best",
+}
+_NON_NAMES = {
+    "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
+    "We", "In", "Our", "This", "However", "Moreover", "Furthermore", "Specifically",
+    "Additionally", "Finally", "First", "Second", "Third", "Code", "GitHub", "Github",
+    "PyTorch", "TensorFlow", "JAX", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "TPU",
+    "TPUs", "SOTA", "AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM",
+    "MLLMs", "LVLM", "LVLMs", "LM", "LMs", "DNN", "DNNs", "NN", "NNs", "OOD", "IID",
+    "i.i.d.", "ID", "IDs", "URL", "HTML", "PDF", "JSON", "SQL", "PDE", "PDEs", "ODE",
+    "ODEs", "SDE", "SDEs", "3D", "2D", "1D", "4D", "RGB", "RGB-D", "FLOPs", "FLOP",
+    "MB", "GB", "TB", "ms", "Hz", "kHz", "AUC", "vs", "e.g", "i.e", "cf", "etc", "MDP",
+    "MDPs", "POMDP", "POMDPs", "KL", "ReLU", "COVID-19", "COVID", "SARS-CoV-2", "DNA",
+    "RNA", "MRI", "CT", "EEG", "fMRI", "ECG", "NP", "P", "NP-hard", "NP-complete",
+    "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
+    "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
+    "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
+    "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
+}
+_PROPOSE = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    r"(?:propose|proposes|proposing|introduce|introduces|introducing|present|presents|"
+    r"presenting|develop|develops|developing|design|"
+    r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
+    r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
+    r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
+_PROPOSAL_CUES = ("propos", "introduc", "present", "develop", "design", "devis", "contribut",
+                  "releas", "curat", "construct", "build", "creat", "offer", "establish",
+                  "formulat", "put forward", "term", "call", "name", "dub", "coin", "denot")
+_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+_APPOSITION_START = re.compile(
+    r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
+    r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
+    r"framework|method|model|approach|benchmark|dataset|algorithm|suite|technique|"
+    r"system|metric|tool|library|family|scalable|lightweight|training|plug)")
+_NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
+#: Tokens that may be coined names: a capital or digit after the first character.
+_NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
+_HEAD_CUES = ("bench", "data", "corp", "suite", "leaderboard", "testbed", "arena",
+              "challenge", "collection")
+_HEADED = re.compile(r"(?<![\w\-/.])([A-Z][\w\-+./]*\w|[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*)"
+                     r" (benchmarks?|datasets?|corpus|corpora|database|suite|leaderboard|"
+                     r"testbed|arena|challenge|collection)\b", re.IGNORECASE)
+_WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
+
+
+def is_name_shaped(word):
+    """A word that looks like a coined name: a part (between hyphens) with capitals after
+    its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but
+    not a generic acronym nor a hyphenated pair of capitalised words (Block-Recurrent).
+
+    >>> [is_name_shaped(w) for w in ("OrderDP", "CG2A", "Transformer", "LLMs", "x2")]
+    [True, True, False, False, False]
+    >>> is_name_shaped("Block-Recurrent"), is_name_shaped("TALE-EP"), is_name_shaped("SWF-based")
+    (False, True, False)
+    """
+    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
+        return False
+    if word.rstrip("s") in _NON_NAMES or sum(c.isalpha() for c in word) < 2:
+        return False
+    if word[0].islower() and not any(c.isupper() for c in word[1:]):
+        return False
+    parts = word.split("-")
+    if len(parts) > 1 and any(len(p) > 2 and p.isalpha() and p.islower() for p in parts):
+        return False
+    for part in parts:
+        if len(part) < 2 or part in _NON_NAMES:
+            continue
+        if any(c.isupper() for c in part[1:]) or (part[0].isupper() and
+                                                   any(c.isdigit() for c in part)):
+            return True
+    return False
+
+
+def proposal_spans(sentence):
+    """Names a sentence introduces as the paper's own: after "we propose/introduce/..." or
+    "called/named X", or "X, a novel framework ..." at the start.
+
+    >>> s = "We propose OrderDP, a two-stage method."
+    >>> [s[a:b] for a, b in proposal_spans(s)]
+    ['OrderDP']
+    >>> s = "HyFair, a new fairness verifier, is fast."
+    >>> [s[a:b] for a, b in proposal_spans(s)]
+    ['HyFair']
+    """
+    spans = []
+    m = _APPOSITION_START.match(sentence)
+    if m:
+        spans.append(m.span(1))
+    lowered = sentence.lower()
+    if not any(cue in lowered for cue in _PROPOSAL_CUES):
+        return sorted(set(spans))
+    for trigger in (_PROPOSE, _NAMING):
+        for m in trigger.finditer(sentence):
+            clause_end = _clause_end(sentence, m.end())
+            for t in _NAME_TOKEN.finditer(sentence, m.end(), min(clause_end, m.end() + 160)):
+                word = t.group(0).rstrip(".")
+                if is_name_shaped(word) or (trigger is _NAMING and word[:1].isupper()
+                                            and word not in _NON_NAMES):
+                    spans.append((t.start(), t.start() + len(word)))
+                    break
+    return sorted(set(spans))
+
+
+def _clause_end(sentence, start):
+    """End of the clause that starts at ``start``: the next ';' or the sentence end."""
+    end = sentence.find(";", start)
+    return len(sentence) if end < 0 else end
+
+
+def is_proposal_context(sentence, start):
+    """Whether offset ``start`` follows a "we propose/introduce ..." trigger in its clause.
+
+    >>> s = "We introduce X and use Y."
+    >>> is_proposal_context(s, s.index("X")), is_proposal_context(s, 0)
+    (True, False)
+    """
+    for m in _PROPOSE.finditer(sentence, 0, start + 1):
+        if m.end() <= start:
+            between = sentence[m.end():start]
+            if ";" not in between and not re.search(
+                    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|"
+                    r"than|compared|such as|including|like|existing|standard|prior|"
+                    r"previous|popular|baselines?)\b", between):
+                return True
+    return bool(_APPOSITION_START.match(sentence)) and start == _APPOSITION_START.match(
+        sentence).start(1)
+
+
+def headed_name_spans(sentence):
+    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark".
+
+    >>> s = "We evaluate on the FooQA benchmark and the Bar-10 dataset."
+    >>> [(s[a:b], t) for a, b, t in headed_name_spans(s)]
+    [('FooQA', 'Benchmark'), ('Bar-10', 'Dataset')]
+    """
+    found = []
+    lowered = sentence.lower()
+    if not any(cue in lowered for cue in _HEAD_CUES):
+        return found
+    for m in _HEADED.finditer(sentence):
+        word, head = m.group(1).rstrip("."), m.group(2).lower()
+        if not word[0].isupper() and not is_name_shaped(word):
+            continue
+        kind = "Benchmark" if head in BENCHMARK_HEADS else "Dataset"
+        if is_name_shaped(word) or (word not in _NON_NAMES and m.start() > 0):
+            found.append((m.start(1), m.start(1) + len(word), kind))
+    return found
+
+
+_COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",
+                              re.IGNORECASE)
+
+
+def collection_type(sentence, start, end, default):
+    """Dataset or Benchmark as the sentence calls the name at [start, end): the nearest
+    "benchmark(s)" or "dataset(s)" word decides; otherwise ``default``.
+
+    >>> s = "We use vision benchmarks such as MNIST and CIFAR-10."
+    >>> collection_type(s, s.index("MNIST"), s.index("MNIST") + 5, "Dataset")
+    'Benchmark'
+    """
+    best, kind = None, default
+    for m in _COLLECTION_WORD.finditer(sentence):
+        distance = start - m.end() if m.end() <= start else m.start() - end
+        if distance < 0:
+            continue
+        if best is None or distance < best:
+            best = distance
+            kind = "Benchmark" if m.group(1).lower().startswith("bench") else "Dataset"
+    return kind
+
+
+def phrase_type(phrase):
+    """Type of an unknown named phrase (an acronym's long form) from its head word.
+
+    >>> phrase_type("Margin-aware Predictive Uncertainty"), phrase_type("off-policy evaluation")
+    ('Method', 'Task')
+    >>> phrase_type("The Inherent Disagreement - 8 dataset"), phrase_type("Attack Success Rate")
+    ('Dataset', 'Metric')
+    """
+    words = phrase.replace("–", "-").split()
+    for k, word in enumerate(words[1:], 1):
+        if word.lower() in ("for", "of", "with", "via", "using") and \
+                words[k - 1].lower().rstrip("s") in METHOD_HEADS:
+            words = words[:k]
+            break
+    head = words[-1].lower().strip(".,") if words else ""
+    if head in DATASET_HEADS:
+        return "Dataset"
+    if head in BENCHMARK_HEADS:
+        return "Benchmark"
+    if head in METRIC_HEADS and head not in ("loss",):
+        return "Metric"
+    titled = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
+    singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    if head in LONG_FORM_TASK_HEADS and not titled:
+        return "Task"
+    if head in METHOD_HEADS or singular in METHOD_HEADS or titled:
+        return "Method"
+    if head in LONG_FORM_TASK_HEADS or singular in LONG_FORM_TASK_HEADS:
+        return "Task"
+    return "Concept"
+
+
+_LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
+_TASK_NOUNS = {"task", "tasks", "problem", "problems"}
+
+
+def _words_before(sentence, end, limit=4):
+    """(word, start, end) of up to ``limit`` words that end at or before ``end``."""
+    window = max(0, end - 90)
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence, window, end)]
+    return words[-limit:]
+
+
+def task_spans(sentence):
+    """Task phrases: up to three modifiers before a task head ("multi-view clustering"),
+    and "the X task/problem" (third item True for these).
+
+    >>> s = "We study out-of-distribution detection and the delayed serial recall task."
+    >>> [(s[a:b], named) for a, b, named in task_spans(s)]
+    [('out-of-distribution detection', False), ('delayed serial recall', True)]
+    """
+    found = []
+    for m in _LOWER_WORD.finditer(sentence.lower()):
+        low = m.group(0)
+        if low not in TASK_HEADS and low not in _TASK_NOUNS:
+            continue
+        named = low in _TASK_NOUNS
+        words = _words_before(sentence, m.start() if named else m.end())
+        if not words or (named and sentence[words[-1][2]:m.start()] != " "):
+            continue
+        head = len(words) - 1
+        first = _modifiers_start(sentence, words, head, lead=named)
+        if named:
+            if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
+                found.append((words[first][1], words[head][2], True))
+        elif first < head:
+            found.append((words[first][1], m.end(), False))
+    return _outermost(found)
+
+
+_ING_NOUNS = {"learning", "training", "reasoning", "clustering", "modeling", "modelling",
+              "computing", "processing", "understanding", "sampling", "planning", "ranking",
+              "matching", "tracking", "mining", "programming", "pricing", "forecasting",
+              "editing", "tuning", "answering", "coding", "engineering", "decision-making",
+              "fine-tuning", "finetuning", "pretraining", "pre-training", "recommending",
+              "rendering", "imaging", "parsing", "captioning", "streaming", "scheduling"}
+_ED_ADJECTIVES = {"supervised", "unsupervised", "semi-supervised", "self-supervised",
+                  "weakly-supervised", "federated", "distributed", "constrained",
+                  "retrieval-augmented", "grounded", "conditioned", "structured", "labeled",
+                  "unlabeled", "annotated", "biased", "de-biased", "debiased", "embodied",
+                  "goal-conditioned", "text-based", "model-based", "knowledge-based"}
+_ADJECTIVES = {
+    "great", "greater", "diverse", "explicit", "implicit", "meaningful", "deeper", "rapid",
+    "inherent", "innate", "universal", "narrow", "optimal", "comparable", "arbitrary",
+    "isolated", "holistic", "higher", "lower", "generic", "basic", "complex", "sufficient",
+    "consistent", "useful", "interpretable", "flexible", "strict", "applied", "beyond",
+    "through", "thus", "thereby", "but", "s", "t", "near-lossless", "well-defined",
+    "well-controlled", "extraordinary", "prominent", "realistic", "specialized",
+    "inconsistent", "desirable", "naive", "classical", "traditional", "conventional",
+    "modern", "advanced", "fast", "slow", "reliable", "trustworthy", "safe", "accurate",
+    "stable", "precise", "fair", "harmful", "useful", "possible", "potential", "actual",
+    "true", "false", "direct", "indirect", "global", "local", "multi-step", "subsequent",
+    "remarkable", "superior", "limited", "broad", "wide", "strong", "weak", "poor",
+    "excellent", "notable", "substantial", "considerable", "significant", "sound",
+}
+
+
+def _is_modifier(word, previous=""):
+    """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
+    a participle ("delayed") only right after an article."""
+    low = word.lower()
+    if len(low) < 2 or low in _TASK_MODIFIER_STOP or low in _ADJECTIVES:
+        return False
+    if low.endswith("ly") or low.endswith(("ful", "ous")) and low not in (
+            "continuous", "heterogeneous", "autonomous", "simultaneous", "homogeneous"):
+        return False
+    if low.endswith("ing") and low not in _ING_NOUNS:
+        return False
+    if low.endswith("ed") and low not in _ED_ADJECTIVES and not low.endswith("-based"):
+        return previous.lower() in ("the", "a", "an")
+    if low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ys")) and len(low) > 3:
+        return False
+    return True
+
+
+def _modifiers_start(sentence, words, head, *, lead=False):
+    """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
+    joined by single spaces, none a stop word, verb or evaluative adjective)."""
+    first = head
+    if lead and not _is_modifier(words[head][0]) and words[head][0].lower() not in TASK_HEADS:
+        return head + 1
+    j = head - 1
+    while j >= 0 and head - j <= 3:
+        word = words[j][0]
+        gap = sentence[words[j][2]:words[j + 1][1]]
+        if gap != " " or not _is_modifier(word, words[j - 1][0] if j else ""):
+            break
+        if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
+            break
+        first = j
+        j -= 1
+    return first
+
+
+_METRIC_PHRASE_HEADS = {"rate", "ratio", "score", "accuracy", "gap"}
+_NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
+                         "convergence", "growth", "compression", "decay", "dropout"}
+
+
+_METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
+
+
+def metric_spans(sentence):
+    """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
+    ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
+
+    >>> s = "It lowers the refusal rate and the learning rate."
+    >>> [s[a:b] for a, b in metric_spans(s)]
+    ['refusal rate']
+    """
+    found = []
+    for m in _METRIC_HEAD.finditer(sentence):
+        words = _words_before(sentence, m.start(), 2)
+        first = None
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
+            w = words[j][0]
+            if sentence[words[j][2]:nxt] != " " or not _is_modifier(w) or \
+                    w.lower() in _NOT_METRIC_MODIFIERS or w.lower() in TASK_HEADS or \
+                    w[0].isupper():
+                break
+            first = words[j][1]
+        if first is not None:
+            found.append((first, m.end()))
+    return found
+
+
+_CAPITALISED = re.compile(r"[A-Z][\w'’]*(?:-[\w]+)*")
+_CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}
+_MATH = re.compile(r"\$[^$]*\$")
+
+
+def mask_math(sentence):
+    """The sentence with LaTeX math ($...$) blanked out, offsets unchanged.
+
+    >>> mask_math("a $x_T$ b")
+    'a       b'
+    """
+    if "$" not in sentence:
+        return sentence
+    return _MATH.sub(lambda m: " " * len(m.group(0)), sentence)
+
+
+def _inside_brackets_or_quotes(sentence, start):
+    before = sentence[:start]
+    return (before.count("(") > before.count(")") or before.count('"') % 2 == 1
+            or before.count("“") > before.count("”"))
+
+
+_TITLE_RUN = re.compile(
+    r"(?<![\w\-(\"“])[A-Z][\w'’]*(?:-\w+)*"
+    r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
+
+
+def title_case_spans(sentence):
+    """Runs of two or more capitalised words, with small connecting words inside
+    ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
+    of a sentence unless the run is three words or longer, nor inside brackets or quotes.
+
+    >>> s = "We design the Soft Gradient Surgery and use Adam."
+    >>> [s[a:b] for a, b in title_case_spans(s)]
+    ['Soft Gradient Surgery']
+    """
+    found = []
+    for m in _TITLE_RUN.finditer(sentence):
+        words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
+                 for w in re.finditer(r"\S+", m.group(0))]
+        while words and words[0][0].isupper():
+            words.pop(0)
+        while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
+            words.pop()
+        if not words or any(w in _NON_NAMES for w, _, _ in words):
+            continue
+        capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
+        before = sentence[:words[0][1]].rstrip(" *_")
+        at_start = not before or before[-1] in ':"“'
+        if capitals >= 2 and (not at_start or capitals >= 3) and \
+                not _inside_brackets_or_quotes(sentence, words[0][1]):
+            found.append((words[0][1], words[-1][2]))
+    return found
+
+
+def coined_name_spans(sentence):
+    """Single coined names anywhere in a sentence (SelecMix, TALE-EP, CG2A).
+
+    >>> s = "Unlike SelecMix and the Transformer, it is fast."
+    >>> [s[a:b] for a, b in coined_name_spans(s)]
+    ['SelecMix']
+    """
+    found = []
+    for m in _NAME_CANDIDATE.finditer(sentence):
+        word = m.group(0).rstrip(".")
+        if is_name_shaped(word):
+            found.append((m.start(), m.start() + len(word)))
+    return found
+
+
+_SUBJECT_VERBS = {"is", "are", "has", "have", "remains", "remain", "plays", "play", "poses",
+                  "pose", "aims", "aim", "refers", "involves", "seeks", "enables", "allows",
+                  "can", "typically", "often", "requires", "require", "relies", "rely",
+                  "suffers", "suffer", "faces", "face", "presents", "present", "holds",
+                  "hold", "becomes", "become", "serves", "serve", "offers", "offer"}
+_GENERIC_SUBJECT_HEADS = {
+    "advances", "advance", "methods", "method", "models", "model", "approaches", "approach",
+    "works", "work", "studies", "study", "techniques", "technique", "progress", "research",
+    "efforts", "results", "people", "humans", "researchers", "practitioners", "benchmarks",
+    "datasets", "algorithms", "networks", "agents", "tasks", "task", "problems", "problem",
+    "applications", "systems", "system", "frameworks", "framework", "paper", "it", "they",
+    "this", "these", "there", "success", "performance", "development", "use", "training",
+    "data", "literature", "theory", "analysis", "understanding", "ability", "abilities"}
+
+
+def opening_subject_span(sentence):
+    """The short noun phrase an opening sentence is about ("Annotator disagreement is ...",
+    "Detecting AI-generated images remains ..."): at most five words before the verb.
+
+    >>> s = "Multi-view clustering is a key problem."
+    >>> opening_subject_span(s)
+    (0, 21)
+    >>> opening_subject_span("Recent advances have been made.") is None
+    True
+    """
+    words = [(m.group(0), m.start(), m.end())
+             for m in re.finditer(r"[\w\-]+", sentence[:120])]
+    for i, (word, _, _) in enumerate(words[:7]):
+        if word.lower() in _SUBJECT_VERBS:
+            break
+    else:
+        return None
+    if not 2 <= i <= 5 or sentence[words[0][1]:words[i - 1][2]].count(" ") != i - 1:
+        return None
+    phrase = words[:i]
+    if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
+        return None
+    for k, (word, _, _) in enumerate(phrase):
+        low = word.lower()
+        if low in _TASK_MODIFIER_STOP or low in _ADJECTIVES or low.endswith("ly"):
+            return None
+        if k and word[0].isupper() and not word.isupper() and not any(
+                c.isupper() for c in word[1:]):
+            return None
+    return phrase[0][1], phrase[-1][2]
+
+
+def _outermost(spans):
+    """The spans not inside another (by their first two fields, start and end)."""
+    spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
+    kept = []
+    for s in spans:
+        if kept and s[0] < kept[-1][1]:
+            continue
+        kept.append(s)
+    return kept

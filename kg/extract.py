@@ -1,0 +1,68 @@
+"""`kg extract`: listings in, one GUIDELINES.md record per paper out (JSONL), for scoring.
+
+Example::
+
+    from kg.extract import extract_to_jsonl
+    extract_to_jsonl(["seeds/"], "out.jsonl", workers=2)
+"""
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from extractors.pipeline import extract_mentions
+from extractors.read import read_listings
+from kg.errors import InputError
+from kg.resolve import resolve_corpus
+from kg.schema import content_hash, paper_key
+
+#: Entity types written to the file (keyphrase Concepts are graph-only).
+SCORED_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
+
+
+def paper_record(record, mentions):
+    """The GUIDELINES.md record of one paper, with evidence offsets and sentences."""
+    return {
+        "id": content_hash(record.abstract),
+        "source": record.source,
+        "index": record.index,
+        "authors": list(record.authors),
+        "authors_truncated": record.authors_truncated,
+        "category": record.area,
+        "entities": [
+            {"text": m.text, "type": m.type, "role": m.role, "canonical": m.canonical,
+             "start": m.start, "end": m.end, "sentence": m.sentence, "rule": m.rule,
+             "score": m.score}
+            for m in mentions if m.type in SCORED_TYPES],
+    }
+
+
+def extract_records(inputs, *, format=None, workers=1, problems=None):
+    """(record, resolved mentions) for every paper of the inputs, in input order."""
+    problems = [] if problems is None else problems
+    records = read_listings(inputs, format=format, problems=problems)
+    pairs = list(extract_mentions(records, workers=workers))
+    if not pairs:
+        detail = f": {problems[0]}" if problems else ""
+        raise InputError(f"no paper could be read from the inputs{detail}")
+    keys = [paper_key(r.abstract, r.external_id) for r, _ in pairs]
+    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs)])
+    return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved)]
+
+
+def extract_to_jsonl(inputs, output, *, format=None, workers=1, problems=None):
+    """Write one record per paper to ``output`` atomically; returns the number of papers."""
+    pairs = extract_records(inputs, format=format, workers=workers, problems=problems)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for record, mentions in pairs:
+                fh.write(json.dumps(paper_record(record, mentions), ensure_ascii=False) + "\n")
+        os.replace(tmp, output)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return len(pairs)
