@@ -305,19 +305,33 @@ def column_type(values):
     return ""
 
 
-def packed_columns(rows, n_keys):
+def key_prefix(kind):
+    """What every key of this kind starts with: ``Author`` -> ``author:``."""
+    return f"{_label(kind).lower()}:"
+
+
+def packed_columns(rows, key_kinds):
     """Typed property columns ``[(name, type)]`` to pack these rows, or None if they cannot be.
 
-    Rows cannot be packed when a property mixes types or a text holds a packing mark.
+    ``key_kinds`` are the kinds of the rows' leading key fields (one for nodes, two for
+    relationships); keys travel without their ``<kind>:`` prefix and a node's ``key``
+    property is rebuilt from its key. A type ending in ``?`` is missing from some rows.
+    Rows cannot be packed when a property mixes types, a text holds a packing mark or a
+    key lacks its prefix.
 
-    >>> packed_columns([["k1", {"n": 1, "t": "a"}], ["k2", {"n": 2, "s": 0.25}]], 1)
-    [('n', 'int'), ('s', 'decimal2'), ('t', '')]
-    >>> packed_columns([["k1", {"n": 1}], ["k2", {"n": "x"}]], 1) is None
+    >>> packed_columns([["method:a", {"key": "method:a", "n": 1, "t": "x"}],
+    ...                 ["method:b", {"key": "method:b", "n": 2, "s": 0.25}]], ("Method",))
+    [('n', 'int'), ('s', 'decimal2?'), ('t', '?')]
+    >>> packed_columns([["method:a", {"n": 1}], ["method:b", {"n": "x"}]], ("Method",)) is None
     True
     """
+    n_keys = len(key_kinds)
+    if any(not row[i].startswith(key_prefix(kind)) for row in rows
+           for i, kind in enumerate(key_kinds)):
+        return None
     props = [row[n_keys] for row in rows]
     columns = []
-    for name in sorted({name for p in props for name in p}):
+    for name in sorted({name for p in props for name in p} - {"key"}):
         values = [p[name] for p in props if name in p]
         kind = column_type(values)
         if kind == "" and not all(isinstance(value, str) for value in values):
@@ -326,7 +340,7 @@ def packed_columns(rows, n_keys):
             kind = decimal_kind(values)
             if kind is None:
                 return None
-        columns.append((name, kind))
+        columns.append((name, kind + ("?" if len(values) < len(props) else "")))
     texts = (text for row in rows for text in _texts(row, n_keys))
     if any(mark in text for text in texts for mark in PACKING_MARKS):
         return None
@@ -364,21 +378,24 @@ def _texts(row, n_keys):
             yield from value
 
 
-def pack_row(row, n_keys, columns):
+def pack_row(row, key_kinds, columns):
     """One row as a string of fields; see :func:`decode_field` for the reverse.
 
-    >>> pack_row(["a", "b", {"n": 1, "ok": False}], 2, [("n", "int"), ("ok", "boolean"), ("t", "")])
-    'a\\x1fb\\x1f1\\x1ff\\x1f\\x1a'
+    >>> pack_row(["author:a b", "paper:1", {"n": 1, "ok": False}], ("Author", "Paper"),
+    ...          [("n", "int"), ("ok", "boolean"), ("t", "?")])
+    'a b\\x1f1\\x1f1\\x1ff\\x1f\\x1a'
     """
+    n_keys = len(key_kinds)
     props = row[n_keys]
-    return FIELD.join([*row[:n_keys], *(_encode(props.get(name), kind) for name, kind in columns)])
+    keys = [row[i][len(key_prefix(kind)):] for i, kind in enumerate(key_kinds)]
+    return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
 
 
 def _encode(value, kind):
     if value is None:
         return NULL
     if kind.startswith("decimal"):
-        return str(_scaled(value, int(kind.removeprefix("decimal"))))
+        return str(_scaled(value, int(kind.removeprefix("decimal").rstrip("?"))))
     if isinstance(value, bool):
         return "t" if value else "f"
     if isinstance(value, list):
@@ -394,21 +411,27 @@ def packed_size(line):
 
 
 def decode_field(index, kind):
-    """The Cypher expression that turns field ``index`` of a packed row back into its value."""
-    field = f"row[{index}]"
-    if kind.startswith("decimal"):
-        value = f"toInteger({field}) / {10 ** int(kind.removeprefix('decimal'))}.0"
+    """The Cypher expression that turns field ``index`` of a packed row back into its value.
+
+    >>> decode_field(2, "int"), decode_field(3, "?")
+    ('toInteger(row[2])', "CASE row[3] WHEN '\\x1a' THEN null ELSE row[3] END")
+    """
+    field, base = f"row[{index}]", kind.rstrip("?")
+    if base.startswith("decimal"):
+        value = f"toInteger({field}) / {10 ** int(base.removeprefix('decimal'))}.0"
     else:
         value = {"int": f"toInteger({field})", "boolean": f"{field} = 't'",
                  "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ITEM}') END",
-                 "": field}[kind]
+                 "": field}[base]
+    if not kind.endswith("?"):
+        return value
     return f"CASE {field} WHEN '{NULL}' THEN null ELSE {value} END"
 
 
 def _packed_map(columns, n_keys, *, key=False):
-    entries = ["key: row[0]"] if key else []
+    entries = ["key: key"] if key else []
     entries += [f"{_property(name)}: {decode_field(n_keys + i, kind)}"
-                for i, (name, kind) in enumerate(columns) if not (key and name == "key")]
+                for i, (name, kind) in enumerate(columns)]
     return "{" + ", ".join(entries) + "}"
 
 
@@ -417,10 +440,11 @@ _UNPACK = f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{FIELD}') 
 
 def packed_merge_nodes_query(kind, columns):
     extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
-    return (f"{_UNPACK} MERGE (n:{kind} {{key: row[0]}}) "
-            f"SET n = {_packed_map(columns, 1, key=True)}{extra}")
+    return (f"{_UNPACK} WITH row, '{key_prefix(kind)}' + row[0] AS key "
+            f"MERGE (n:{kind} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}{extra}")
 
 
 def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE"):
-    return (f"{_UNPACK} {_match_endpoints(src_kind, dst_kind)} "
+    return (f"{_UNPACK} MATCH (a:{_label(src_kind)} {{key: '{key_prefix(src_kind)}' + row[0]}}) "
+            f"MATCH (b:{_label(dst_kind)} {{key: '{key_prefix(dst_kind)}' + row[1]}}) "
             f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) SET r = {_packed_map(columns, 2)}")

@@ -180,7 +180,7 @@ def add_push_parser(sub):
                    help=f"rows per statement at most (default: {DEFAULT_BATCH_SIZE})")
     p.add_argument("--max-batch-bytes", type=int, default=None, metavar="BYTES",
                    help="serialised bytes per statement at most (default: 8 MiB on Neo4j, "
-                        "3,500 on servers without constraints such as FalkorDB)")
+                        "3,900 on servers without constraints such as FalkorDB)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=cmd_push)
 

@@ -139,31 +139,34 @@ def test_dialects_keep_the_ddl_difference():
 
 
 def test_packed_rows_round_trip_their_types():
-    rows = [["a", "b", {"n": 3, "ok": True, "s": 0.9, "names": [], "t": "it's"}],
-            ["c", "d", {"n": -1, "ok": False, "s": 2.0, "names": ["x", "y z"]}]]
-    columns = br.packed_columns(rows, 2)
-    assert columns == [("n", "int"), ("names", "string[]"), ("ok", "boolean"), ("s", "decimal1"),
-                       ("t", "")]
-    fields = br.pack_row(rows[1], 2, columns).split(br.FIELD)
+    rows = [["author:a", "paper:b", {"n": 3, "ok": True, "s": 0.9, "names": [], "t": "it's"}],
+            ["author:c", "paper:d", {"n": -1, "ok": False, "s": 2.0, "names": ["x", "y z"]}]]
+    columns = br.packed_columns(rows, ("Author", "Paper"))
+    assert columns == [("n", "int"), ("names", "string[]"), ("ok", "boolean"),
+                       ("s", "decimal1"), ("t", "?")]
+    fields = br.pack_row(rows[1], ("Author", "Paper"), columns).split(br.FIELD)
     assert fields == ["c", "d", "-1", "x\x1dy z", "f", "20", br.NULL]
     assert br.packed_size("it's") == 5
 
 
 @pytest.mark.parametrize("rows", [
-    [["a", {"t": "x\x1fy"}]],
-    [["a", {"t": ["x\x1ey"]}]],
-    [["a\x1a", {}]],
-    [["a", {"v": 1}], ["b", {"v": "1"}]],
-    [["a", {"v": 0.1 + 0.2}]],
+    [["paper:a", {"t": "x\x1fy"}]],
+    [["paper:a", {"t": ["x\x1ey"]}]],
+    [["paper:a\x1a", {}]],
+    [["paper:a", {"v": 1}], ["paper:b", {"v": "1"}]],
+    [["paper:a", {"v": 0.1 + 0.2}]],
+    [["author:a", {}]],
 ])
 def test_rows_that_cannot_be_packed_are_left_as_lists(rows):
-    assert br.packed_columns(rows, 1) is None
+    assert br.packed_columns(rows, ("Paper",)) is None
 
 
 def test_packed_queries_decode_every_column():
     query = br.packed_write_relationships_query(
-        "AUTHORED", "Author", "Paper", [("position", "int"), ("truncated_list", "boolean")],
+        "AUTHORED", "Author", "Paper", [("position", "int"), ("truncated_list", "boolean?")],
         verb="CREATE")
-    assert query.startswith("UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
-                            "MATCH (a:Author {key: row[0]}) MATCH (b:Paper {key: row[1]}) "
-                            "CREATE (a)-[r:AUTHORED]->(b) SET r = {`position`: CASE row[2] ")
+    assert query == (
+        "UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
+        "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
+        "CREATE (a)-[r:AUTHORED]->(b) SET r = {`position`: toInteger(row[2]), `truncated_list`: "
+        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END}")
