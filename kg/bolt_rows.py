@@ -326,9 +326,9 @@ def packed_columns(rows, key_kinds):
     True
     """
     n_keys = len(key_kinds)
-    if any(not row[i].startswith(key_prefix(kind)) for row in rows
-           for i, kind in enumerate(key_kinds)):
-        return None
+    for i, prefix in enumerate(key_prefix(kind) for kind in key_kinds):
+        if not all(row[i].startswith(prefix) for row in rows):
+            return None
     props = [row[n_keys] for row in rows]
     columns = []
     for name in sorted({name for p in props for name in p} - {"key"}):
@@ -341,8 +341,8 @@ def packed_columns(rows, key_kinds):
             if kind is None:
                 return None
         columns.append((name, kind + ("?" if len(values) < len(props) else "")))
-    texts = (text for row in rows for text in _texts(row, n_keys))
-    if any(mark in text for text in texts for mark in PACKING_MARKS):
+    texts = "".join(text for row in rows for text in _texts(row, n_keys))
+    if any(mark in texts for mark in PACKING_MARKS):
         return None
     return columns
 
@@ -385,10 +385,20 @@ def pack_row(row, key_kinds, columns):
     ...          [("n", "int"), ("ok", "boolean"), ("t", "?")])
     'a b\\x1f1\\x1f1\\x1ff\\x1f\\x1a'
     """
+    return row_packer(key_kinds, columns)(row)
+
+
+def row_packer(key_kinds, columns):
+    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once."""
+    cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
     n_keys = len(key_kinds)
-    props = row[n_keys]
-    keys = [row[i][len(key_prefix(kind)):] for i, kind in enumerate(key_kinds)]
-    return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
+
+    def pack(row):
+        props = row[n_keys]
+        keys = [row[i][cut:] for i, cut in cuts]
+        return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
+
+    return pack
 
 
 def _encode(value, kind):

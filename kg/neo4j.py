@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
                           batches, delete_nodes_query, delete_relationships_query,
                           existing_relationships_query, kind_of_key, merge_nodes_query,
-                          node_rows, orphan_candidates, orphans_query, owner_kinds, pack_row,
+                          node_rows, orphan_candidates, orphans_query, owner_kinds,
                           packed_columns, packed_merge_nodes_query, packed_size,
-                          packed_write_relationships_query, relationship_rows,
+                          packed_write_relationships_query, relationship_rows, row_packer,
                           serialised_size, split_oversized, stale_relationships,
                           write_relationships_query)
 from kg.errors import KgError
@@ -494,16 +494,18 @@ class _Writer:
             return rows
         cypher = statements.packed(columns)
         overhead = len(cypher.encode("utf-8")) + len("rows") + 4
+        pack = row_packer(statements.key_kinds, columns)
         fitting, others = [], []
         for row in rows:
-            line = pack_row(row, statements.key_kinds, columns)
-            if overhead + packed_size(line) < self.max_bytes:
-                fitting.append(line)
+            line = pack(row)
+            size = packed_size(line)
+            if overhead + size < self.max_bytes:
+                fitting.append((line, size))
             else:
                 others.append(row)
         for batch in batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                             overhead=overhead, size=packed_size):
-            self._write(cypher, {"rows": RECORD.join(batch)})
+                             overhead=overhead, size=lambda packed: packed[1]):
+            self._write(cypher, {"rows": RECORD.join(line for line, _ in batch)})
             self._advance(step, len(batch))
         return others
 
