@@ -455,6 +455,12 @@ def packed_merge_nodes_query(kind, columns):
 
 
 def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE"):
+    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced."""
+    if verb == "CREATE" and columns:
+        props = "SET " + ", ".join(f"r.{_property(name)} = {decode_field(2 + i, kind)}"
+                                   for i, (name, kind) in enumerate(columns))
+    else:
+        props = f"SET r = {_packed_map(columns, 2)}"
     return (f"{_UNPACK} MATCH (a:{_label(src_kind)} {{key: '{key_prefix(src_kind)}' + row[0]}}) "
             f"MATCH (b:{_label(dst_kind)} {{key: '{key_prefix(dst_kind)}' + row[1]}}) "
-            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) SET r = {_packed_map(columns, 2)}")
+            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}")

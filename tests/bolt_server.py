@@ -51,11 +51,16 @@ def crash_lines(log_text):
 
 
 class BoltServer:
-    """One FalkorDB process with Bolt on ``127.0.0.1:port``; ``start()``, ``stop()``."""
+    """One FalkorDB process with Bolt on ``127.0.0.1:port``; ``start()``, ``stop()``.
 
-    def __init__(self, directory, *, port=None):
+    ``module_args`` are further FalkorDB settings, e.g. ``("DELTA_MAX_PENDING_CHANGES",
+    "100000")``.
+    """
+
+    def __init__(self, directory, *, port=None, module_args=()):
         self.directory = Path(directory)
         self.port = port or free_port()
+        self.module_args = list(module_args)
         self.log_path = self.directory / "falkordb.log"
         self.process = None
 
@@ -71,7 +76,7 @@ class BoltServer:
         self.directory.mkdir(parents=True, exist_ok=True)
         command = [redis_server, "--port", "0", "--unixsocket", str(self.directory / "redis.sock"),
                    "--save", "", "--appendonly", "no", "--dir", str(self.directory),
-                   "--loadmodule", module, "BOLT_PORT", str(self.port)]
+                   "--loadmodule", module, "BOLT_PORT", str(self.port), *self.module_args]
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, start_new_session=True)

@@ -168,5 +168,5 @@ def test_packed_queries_decode_every_column():
     assert query == (
         "UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
         "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
-        "CREATE (a)-[r:AUTHORED]->(b) SET r = {`position`: toInteger(row[2]), `truncated_list`: "
-        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END}")
+        "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2]), r.`truncated_list` = "
+        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END")
