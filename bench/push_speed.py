@@ -101,8 +101,7 @@ def measure(G, *, per_row_papers, batch_size, max_batch_bytes, module_args):
 
 def rate(report):
     """Relationships per second of the relationship step (nodes are written before it)."""
-    seconds = dict(report.steps)["relationships"]
-    return report.total_relationships / seconds if seconds else float("inf")
+    return report.total_relationships / max(dict(report.steps)["relationships"], 0.001)
 
 
 def summarise(results, max_batch_bytes):
