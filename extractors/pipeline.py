@@ -19,7 +19,7 @@ from spacy.tokens import Doc
 
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
-from extractors.lexicon import IGNORE, load_lexicon, phrase_patterns
+from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
 from extractors.records import Mention
 
 SPANS_KEY = "gazetteer"
@@ -119,7 +119,9 @@ def find_mentions(doc, lexicon, model_version):
                 defined[abbr.short[:-1]] = cand
     for m in model_version.finditer(text):
         entry = lexicon.lookup(m.group(1))
-        name = entry.canonical + text[m.end(1):m.end()].replace(" ", "-")
+        prefix = entry.canonical if name_key(entry.canonical) == name_key(m.group(1)) \
+            else m.group(1)
+        name = prefix + text[m.end(1):m.end()].replace(" ", "-")
         known = lexicon.lookup(m.group(0))
         candidates.append(_Candidate(m.start(), m.end(), "Method",
                                      known.canonical if known else name, "model-version",

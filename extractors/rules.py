@@ -78,6 +78,11 @@ _TASK_MODIFIER_STOP = {
     "corresponding", "respective", "own", "whole", "entire", "full", "complete", "very",
     "highly", "often", "still", "yet", "even", "just", "much", "further", "additional",
     "accurately", "effectively", "efficiently", "jointly", "better", "best",
+    "address", "addresses", "tackle", "tackles", "solve", "solves", "consider", "considers",
+    "investigate", "explore", "examine", "analyze", "analyse", "evaluate", "apply", "use",
+    "leverage", "support", "boost", "advance", "facilitate", "benefit", "demonstrate",
+    "focus", "target", "targets", "promote", "hinder", "limit", "affect", "require",
+    "yield", "provide", "obtain", "ensure", "guarantee", "allow", "make", "makes",
 }
 _NON_NAMES = {
     "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
@@ -232,22 +237,27 @@ _COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpo
 
 
 def collection_type(sentence, start, end, default):
-    """Dataset or Benchmark as the sentence calls the name at [start, end): the nearest
-    "benchmark(s)" or "dataset(s)" word decides; otherwise ``default``.
+    """Dataset or Benchmark as the sentence calls the name at [start, end): the word right
+    after it ("MNIST dataset"), else the nearest such word up to 80 characters before it
+    ("benchmarks such as MNIST and CIFAR-10"); otherwise ``default``.
 
     >>> s = "We use vision benchmarks such as MNIST and CIFAR-10."
     >>> collection_type(s, s.index("MNIST"), s.index("MNIST") + 5, "Dataset")
     'Benchmark'
+    >>> s = "On CIFAR-10 and the FooQA benchmark."
+    >>> collection_type(s, 3, 11, "Dataset")
+    'Dataset'
     """
-    best, kind = None, default
-    for m in _COLLECTION_WORD.finditer(sentence):
-        distance = start - m.end() if m.end() <= start else m.start() - end
-        if distance < 0:
-            continue
-        if best is None or distance < best:
-            best = distance
-            kind = "Benchmark" if m.group(1).lower().startswith("bench") else "Dataset"
-    return kind
+    after = _COLLECTION_WORD.match(sentence, end + 1) if sentence[end:end + 1] == " " else None
+    if after:
+        return _collection_kind(after.group(1))
+    window = sentence[max(0, start - 80):start]
+    found = [m for m in _COLLECTION_WORD.finditer(window) if ";" not in window[m.end():]]
+    return _collection_kind(found[-1].group(1)) if found else default
+
+
+def _collection_kind(word):
+    return "Benchmark" if word.lower().startswith("bench") else "Dataset"
 
 
 def phrase_type(phrase):
@@ -502,6 +512,9 @@ _GENERIC_SUBJECT_HEADS = {
     "data", "literature", "theory", "analysis", "understanding", "ability", "abilities"}
 
 
+_PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
+
+
 def opening_subject_span(sentence):
     """The short noun phrase an opening sentence is about ("Annotator disagreement is ...",
     "Detecting AI-generated images remains ..."): at most five words before the verb.
@@ -519,7 +532,7 @@ def opening_subject_span(sentence):
             break
     else:
         return None
-    if not 2 <= i <= 5 or sentence[words[0][1]:words[i - 1][2]].count(" ") != i - 1:
+    if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1]:words[i - 1][2]]):
         return None
     phrase = words[:i]
     if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
