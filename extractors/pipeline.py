@@ -8,6 +8,7 @@ detector and the context rules into :class:`Mention` objects on ``doc._.mentions
 """
 
 import bisect
+import multiprocessing
 import re
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
@@ -372,7 +373,9 @@ def extract_mentions(records, *, workers=1, nlp=None):
         while batch := list(islice(records, BATCH_SIZE)):
             yield from zip(batch, _mentions_of_texts(nlp, [r.abstract for r in batch]))
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_worker_init) as pool:
         pending = []
         while True:
             batch = list(islice(records, BATCH_SIZE))

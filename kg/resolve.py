@@ -13,12 +13,6 @@ from dataclasses import replace
 from extractors.lexicon import name_key
 from kg.schema import ENTITY_KINDS
 
-#: Mentions the pipeline emits for undefined coined names; kept only when resolved here
-#: or when seen in at least this many papers (then as keyphrase Concepts).
-UNDEFINED_RULE = "undefined-name"
-MIN_PAPERS_FOR_UNDEFINED = 2
-
-
 def _long_key(long_form):
     key = name_key(long_form)
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
@@ -73,20 +67,11 @@ def resolve_corpus(items, *, graph=None):
     long_to_short = {}
     for short, (long_form, kind, _) in unique.items():
         long_to_short.setdefault((kind, _long_key(long_form)), short)
-    undefined_papers = Counter(name_key(m.canonical) for _, ms in items for m in
-                               {name_key(m.canonical): m for m in ms
-                                if m.rule == UNDEFINED_RULE}.values())
     resolved = []
     for key, mentions in items:
         out = []
         for m in mentions:
-            m = _resolve_mention(m, unique, ambiguous, long_to_short)
-            if m is None:
-                continue
-            if m.rule == UNDEFINED_RULE and m.type == "Concept" and \
-                    undefined_papers[name_key(m.canonical)] < MIN_PAPERS_FOR_UNDEFINED:
-                continue
-            out.append(m)
+            out.append(_resolve_mention(m, unique, ambiguous, long_to_short))
         resolved.append((key, out))
     names = display_names(resolved, graph)
     return [(key, _merge([replace(m, canonical=names.get((m.type, name_key(m.canonical)),
@@ -95,7 +80,7 @@ def resolve_corpus(items, *, graph=None):
 
 
 def _resolve_mention(m, unique, ambiguous, long_to_short):
-    """One mention with its corpus-wide name; None when it should be dropped."""
+    """One mention with its corpus-wide name, type and long form."""
     if m.canonical in ambiguous and m.long_form:
         return replace(m, canonical=f"{m.canonical} ({m.long_form})")
     if m.canonical in unique and not m.long_form:
