@@ -26,17 +26,21 @@ from extractors.records import Mention
 SPANS_KEY = "gazetteer"
 MAX_TASK_PHRASES = 3
 OPENING_SENTENCES = 2
+#: Learning paradigms that name a field after "in"/"of" rather than a method used.
+PARADIGMS = {"RL", "deep RL", "MARL", "offline RL", "meta-learning", "self-supervised learning",
+             "imitation learning", "transfer learning", "active learning",
+             "contrastive learning", "inverse reinforcement learning", "curriculum learning"}
 BATCH_SIZE = 256
 
 #: Confidence of each rule's mentions.
 RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
-    "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
+    "acronym-use": 0.85, "short-form": 0.0, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
     "opening-subject": 0.6, "task-noun": 0.7,
 }
 #: Order in which overlapping candidates win (lower first).
-_PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
+_PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "short-form": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
              "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
              "opening-subject": 6, "task-noun": 1}
@@ -112,7 +116,9 @@ def find_mentions(doc, lexicon, model_version):
     candidates = []
     defined = {}
     for abbr in find_abbreviations(text):
-        cand = _abbreviation_candidate(abbr, lexicon)
+        cand = _abbreviation_candidate(abbr, text, lexicon)
+        candidates.append(_Candidate(abbr.short_start, abbr.short_end, IGNORE, abbr.short,
+                                     "short-form"))
         if cand is not None:
             candidates.append(cand)
             defined[abbr.short] = cand
@@ -131,6 +137,9 @@ def find_mentions(doc, lexicon, model_version):
         if _embedded(text, span.start_char, span.end_char):
             continue
         entry = lexicon.entries[span.id_]
+        if "-" in span.text and entry.type == "Method" and \
+                not any("-" in n for n in entry.names):
+            continue
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
     for i, s_start in enumerate(sent_starts):
@@ -159,7 +168,8 @@ def find_mentions(doc, lexicon, model_version):
                 candidates.append(_Candidate(s_start + a, s_start + b, entry.type,
                                              entry.canonical, "lexicon", entry=entry))
             elif name not in defined:
-                candidates.append(_Candidate(s_start + a, s_start + b, "Method", name,
+                candidates.append(_Candidate(s_start + a, s_start + b,
+                                             _proposal_type(sentence, a, b), name,
                                              "coined-name"))
         for a, b in rules.metric_spans(sentence):
             phrase = sentence[a:b]
@@ -199,15 +209,21 @@ def _embedded(text, start, end):
                                                           or text[end + 1].isdigit())
 
 
-def _abbreviation_candidate(abbr, lexicon):
-    """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form."""
+def _abbreviation_candidate(abbr, text, lexicon):
+    """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form;
+    a lexicon name that ends where the long form ends and is longer replaces it."""
     short = abbr.short
     entry = lexicon.lookup(short) or lexicon.lookup(abbr.long)
     if entry is not None:
         if entry.type == IGNORE:
             return None
-        return _Candidate(abbr.long_start, abbr.long_end, entry.type, entry.canonical,
-                          "abbreviation+lexicon", abbr.long, entry)
+        start = abbr.long_start
+        for name in entry.names:
+            if len(name) > abbr.long_end - start and \
+                    text[:abbr.long_end].lower().endswith(name.lower()):
+                start = abbr.long_end - len(name)
+        return _Candidate(start, abbr.long_end, entry.type, entry.canonical,
+                          "abbreviation+lexicon", text[start:abbr.long_end], entry)
     kind = _suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
@@ -270,7 +286,7 @@ def _select(candidates):
     ordered = sorted(candidates, key=lambda c: (_PRIORITY[c.rule], c.start - c.end, c.start))
     taken, chosen = [], []
     for c in ordered:
-        if c.type == IGNORE and c.rule != "lexicon":
+        if c.type == IGNORE and c.rule not in ("lexicon", "short-form"):
             continue
         i = bisect.bisect_left(taken, (c.start, c.end))
         if i > 0 and taken[i - 1][1] > c.start or i < len(taken) and taken[i][0] < c.end:
@@ -304,13 +320,29 @@ def _cap_task_phrases(chosen):
     return kept
 
 
+def _plain_key(name):
+    """Case- and plural-insensitive key of a name (MAFEs and MAFE are one)."""
+    key = name_key(name)
+    return key[:-1] if len(key) > 3 and key.endswith("s") else key
+
+
+def _is_field_use(text, c):
+    """A paradigm named as a field ("a task in reinforcement learning"), not as a method."""
+    if c.entry is None or c.entry.canonical not in PARADIGMS:
+        return False
+    before = text[max(0, c.start - 4):c.start].lower()
+    return before.endswith(("in ", "of "))
+
+
 def _mentions(text, chosen, sent_starts, sent_ends):
     """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
     first, forms, best_type = {}, {}, {}
     for c in sorted(chosen, key=lambda c: _PRIORITY[c.rule]):
-        best_type.setdefault(c.canonical.lower(), c.type)
+        best_type.setdefault(_plain_key(c.canonical), c.type)
     for c in chosen:
-        if c.type == IGNORE or best_type[c.canonical.lower()] != c.type:
+        if _is_field_use(text, c):
+            continue
+        if c.type == IGNORE or best_type[_plain_key(c.canonical)] != c.type:
             continue
         key = (c.type, c.canonical.lower())
         forms.setdefault(key, []).append(text[c.start:c.end])

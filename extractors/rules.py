@@ -13,7 +13,12 @@ DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data s
 BENCHMARK_HEADS = {"benchmark", "benchmarks", "suite", "leaderboard", "testbed", "arena",
                    "challenge"}
 METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", "metric",
-                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss"}
+                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss",
+                "fraction", "gap"}
+#: Heads of named ideas that are not entities of the graph's typed kinds.
+CONCEPT_HEADS = {"hypothesis", "principle", "phenomenon", "effect", "law", "assumption",
+                 "conjecture", "equality", "inequality", "theorem", "lemma", "property",
+                 "condition", "dilemma", "paradox", "view", "perspective", "regime"}
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = {
     "detection", "estimation", "recognition", "classification", "segmentation",
@@ -274,7 +279,9 @@ def phrase_type(phrase):
                 words[k - 1].lower().rstrip("s") in METHOD_HEADS:
             words = words[:k]
             break
-    head = words[-1].lower().strip(".,") if words else ""
+    head = words[-1].lower().strip(".,*_") if words else ""
+    if head in CONCEPT_HEADS:
+        return "Concept"
     if head in DATASET_HEADS:
         return "Dataset"
     if head in BENCHMARK_HEADS:
@@ -467,15 +474,15 @@ def title_case_spans(sentence):
     for m in _TITLE_RUN.finditer(sentence):
         words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
                  for w in re.finditer(r"\S+", m.group(0))]
-        while words and words[0][0].isupper():
-            words.pop(0)
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
         if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
         capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
         before = sentence[:words[0][1]].rstrip(" *_")
-        at_start = not before or before[-1] in ':"“'
+        at_start = not before or before[-1] in ':"“)'
+        if sentence[words[-1][2]:words[-1][2] + 2] == "**":
+            continue
         if capitals >= 2 and (not at_start or capitals >= 3) and \
                 not _inside_brackets_or_quotes(sentence, words[0][1]):
             found.append((words[0][1], words[-1][2]))
