@@ -38,12 +38,13 @@ RULE_SCORES = {
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
     "acronym-use": 0.85, "short-form": 0.0, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
     "opening-subject": 0.6, "task-noun": 0.7,
+    "definition": 0.75, "measured-value": 0.65,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "short-form": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
              "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
-             "opening-subject": 6, "task-noun": 1}
+             "opening-subject": 6, "task-noun": 1, "definition": 3, "measured-value": 4}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
@@ -171,6 +172,17 @@ def find_mentions(doc, lexicon, model_version):
                 candidates.append(_Candidate(s_start + a, s_start + b,
                                              _proposal_type(sentence, a, b), name,
                                              "coined-name"))
+        for a, b, kind in rules.definition_spans(sentence):
+            phrase = sentence[a:b]
+            if lexicon.lookup(phrase) is None:
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, phrase,
+                                             "definition"))
+        for a, b in rules.measured_value_spans(sentence):
+            phrase = sentence[a:b]
+            entry = lexicon.lookup(phrase)
+            if entry is None:
+                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
+                                             phrase.lower(), "measured-value"))
         for a, b in rules.metric_spans(sentence):
             phrase = sentence[a:b]
             if lexicon.lookup(phrase) is None:
@@ -372,7 +384,7 @@ def _is_proposed(c, sentence, offset):
     """Proposed: a name the lexicon does not know, introduced by "we propose ..."."""
     if c.type == "Task" or c.rule in ("lexicon", "abbreviation+lexicon", "model-version"):
         return False
-    return c.rule == "proposal" or rules.is_proposal_context(sentence, offset)
+    return c.rule in ("proposal", "definition") or rules.is_proposal_context(sentence, offset)
 
 
 # ---------------------------------------------------------------- streaming

@@ -434,6 +434,61 @@ def metric_spans(sentence):
     return found
 
 
+_VALUE_AFTER = re.compile(r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
+                          r"from [+\-]?\d[\d.,]*%? to [+\-]?\d)")
+
+
+def measured_value_spans(sentence):
+    """Quantities reported with values: "raised total utility (3.20 to 3.90)", "semantic
+    similarity from 0.788 to 0.862" (one to three words before the values).
+
+    >>> s = "It raised the worst-group utility (3.20 to 3.90) and speed."
+    >>> [s[a:b] for a, b in measured_value_spans(s)]
+    ['worst-group utility']
+    """
+    found = []
+    for m in _VALUE_AFTER.finditer(sentence):
+        words = _words_before(sentence, m.start(), 3)
+        if not words or words[-1][2] != m.start():
+            continue
+        first = None
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
+            w = words[j][0]
+            if sentence[words[j][2]:nxt] not in (" ", "") or not _is_modifier(w) or \
+                    w[0].isupper() or (j == len(words) - 1 and w.lower().endswith("ed")):
+                break
+            first = words[j][1]
+        if first is not None:
+            found.append((first, m.start()))
+    return found
+
+
+_DEFINITION = re.compile(
+    r"\b(?:we|We) (?:formalize|formalise|define|introduce|propose|term|call|coin)\s+"
+    r"(?:the\s+)?([a-z][\w\-]*(?: [a-z][\w\-]*){0,3}),\s+(?:the|a|an|which|i\.e\.)\s")
+_MEASURE_CUES = re.compile(r"\b(cost|ratio|measure|metric|rate|score|probability|fraction|"
+                           r"expected|degree|amount|number|percentage|distance)\b")
+
+
+def definition_spans(sentence):
+    """Lowercase names a paper defines with an apposition: "We formalize cost-of-pass, the
+    expected monetary cost of ...". Typed Metric when the apposition describes a measure.
+
+    >>> s = "We propose relative improvement, the ratio of the two risks."
+    >>> [(s[a:b], kind) for a, b, kind in definition_spans(s)]
+    [('relative improvement', 'Metric')]
+    """
+    found = []
+    for m in _DEFINITION.finditer(sentence):
+        phrase = m.group(1)
+        if any(w in _TASK_MODIFIER_STOP or w in _ADJECTIVES for w in phrase.split()):
+            continue
+        kind = "Metric" if _MEASURE_CUES.search(sentence, m.end(), m.end() + 60) else "Method"
+        found.append((m.start(1), m.end(1), kind))
+    return found
+
+
 _CAPITALISED = re.compile(r"[A-Z][\w'’]*(?:-[\w]+)*")
 _CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}
 _MATH = re.compile(r"\$[^$]*\$")
