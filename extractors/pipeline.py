@@ -141,6 +141,8 @@ def find_mentions(doc, lexicon, model_version):
         if "-" in span.text and entry.type == "Method" and \
                 not any("-" in n for n in entry.names):
             continue
+        if entry.type in ("Metric", "Task") and _compound_modifier(text, span.end_char):
+            continue
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
     for i, s_start in enumerate(sent_starts):
@@ -219,6 +221,11 @@ def _embedded(text, start, end):
         return True
     return end + 1 < len(text) and text[end] in "-/" and (text[end + 1].isupper()
                                                           or text[end + 1].isdigit())
+
+
+def _compound_modifier(text, end):
+    """A name followed by "-style", "–robustness": the first part of a compound word."""
+    return end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
 
 
 def _abbreviation_candidate(abbr, text, lexicon):

@@ -88,6 +88,9 @@ _TASK_MODIFIER_STOP = {
     "leverage", "support", "boost", "advance", "facilitate", "benefit", "demonstrate",
     "focus", "target", "targets", "promote", "hinder", "limit", "affect", "require",
     "yield", "provide", "obtain", "ensure", "guarantee", "allow", "make", "makes",
+    "preserve", "preserves", "reduce", "reduces", "increase", "increases", "raise", "raises",
+    "lower", "lowers", "maximize", "maximizes", "minimize", "minimizes", "report", "reports",
+    "compute", "computes", "estimate", "estimates", "measure", "measures",
 }
 _NON_NAMES = {
     "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
@@ -403,7 +406,9 @@ def _modifiers_start(sentence, words, head, *, lead=False):
 
 _METRIC_PHRASE_HEADS = {"rate", "ratio", "score", "accuracy", "gap"}
 _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
-                         "convergence", "growth", "compression", "decay", "dropout"}
+                         "convergence", "growth", "compression", "decay", "dropout",
+                         "optimal", "near-optimal", "statistical", "minimax", "smooth",
+                         "research", "polynomial", "exponential", "linear", "sublinear"}
 
 
 _METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
@@ -420,7 +425,9 @@ def metric_spans(sentence):
     found = []
     for m in _METRIC_HEAD.finditer(sentence):
         words = _words_before(sentence, m.start(), 2)
-        first = None
+        of = _OF_PHRASE.match(sentence, m.end())
+        first = m.start() if of and _is_modifier(of.group(1)) and \
+            m.group(1).lower() in ("rate", "ratio") else None
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
             w = words[j][0]
@@ -430,8 +437,21 @@ def metric_spans(sentence):
                 break
             first = words[j][1]
         if first is not None:
-            found.append((first, m.end()))
+            found.append((first, _rate_of_end(sentence, m)))
     return found
+
+
+_OF_PHRASE = re.compile(r" of ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?(?![\w\-])")
+
+
+def _rate_of_end(sentence, head):
+    """End of "rate/ratio of X Y" when a measured phrase follows the head."""
+    if head.group(1).lower() not in ("rate", "ratio"):
+        return head.end()
+    m = _OF_PHRASE.match(sentence, head.end())
+    if not m or not _is_modifier(m.group(1)):
+        return head.end()
+    return m.end() if m.group(2) and _is_modifier(m.group(2)) else m.end(1)
 
 
 _VALUE_AFTER = re.compile(r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
