@@ -306,6 +306,12 @@ _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 
 
+def _modifies_next(sentence, end):
+    """Whether the word after ``end`` is a noun the phrase modifies ("clustering methods")."""
+    m = _LOWER_WORD.match(sentence.lower(), end + 1) if sentence[end:end + 1] == " " else None
+    return bool(m) and m.group(0) in _HEAD_OF_COMPOUND
+
+
 def _words_before(sentence, end, limit=4):
     """(word, start, end) of up to ``limit`` words that end at or before ``end``."""
     window = max(0, end - 90)
@@ -335,7 +341,7 @@ def task_spans(sentence):
         if named:
             if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
                 found.append((words[first][1], words[head][2], True))
-        elif first < head:
+        elif first < head and not _modifies_next(sentence, m.end()):
             found.append((words[first][1], m.end(), False))
     return _outermost(found)
 
@@ -385,6 +391,23 @@ def _is_modifier(word, previous=""):
     return True
 
 
+#: Words after which the next word is a verb ("we factorize ...", "to assess ...").
+_VERB_SIGNALS = {"we", "they", "to", "can", "will", "may", "must", "should", "also", "it",
+                 "cannot", "could", "would", "might", "not", "often", "then"}
+#: Nouns that, right after a task phrase, show it modifies them ("clustering methods").
+_HEAD_OF_COMPOUND = {
+    "error", "errors", "process", "processes", "method", "methods", "model", "models",
+    "module", "modules", "loss", "losses", "step", "steps", "pipeline", "pipelines",
+    "framework", "frameworks", "performance", "accuracy", "capability", "capabilities",
+    "ability", "abilities", "quality", "system", "systems", "approach", "approaches",
+    "network", "networks", "head", "heads", "results", "techniques", "technique",
+    "algorithm", "algorithms", "objective", "objectives", "paradigm", "paradigms",
+    "benchmark", "benchmarks", "dataset", "datasets", "data", "score", "scores", "rate",
+    "rates", "models", "strategy", "strategies", "component", "components", "mechanism",
+    "traces", "trace", "chains", "chain", "skills", "skill", "behavior", "behaviour",
+}
+
+
 def _modifiers_start(sentence, words, head, *, lead=False):
     """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
     joined by single spaces, none a stop word, verb or evaluative adjective)."""
@@ -395,7 +418,8 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     while j >= 0 and head - j <= 3:
         word = words[j][0]
         gap = sentence[words[j][2]:words[j + 1][1]]
-        if gap != " " or not _is_modifier(word, words[j - 1][0] if j else ""):
+        previous = words[j - 1][0] if j else ""
+        if gap != " " or not _is_modifier(word, previous) or previous.lower() in _VERB_SIGNALS:
             break
         if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
             break
