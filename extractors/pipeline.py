@@ -327,14 +327,15 @@ def _refines_task(c, chosen):
 
 
 def _cap_task_phrases(chosen):
-    """Keep the first MAX_TASK_PHRASES distinct task phrases of an abstract: the problem
-    an abstract addresses comes early, later ones are mostly passing mentions."""
+    """The first MAX_TASK_PHRASES distinct task phrases of an abstract stay Tasks (the
+    problem an abstract addresses comes early); later ones become keyphrase Concepts."""
     kept, seen = [], set()
     for c in chosen:
         if c.rule == "task-phrase":
             if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
-                continue
-            seen.add(c.canonical)
+                c.type = "Concept"
+            else:
+                seen.add(c.canonical)
         kept.append(c)
     return kept
 

@@ -19,7 +19,9 @@ def _long_key(long_form):
 
 
 def acronym_definitions(items, graph=None):
-    """{short form: {long-form key: (long form, type, papers)}} over the corpus and graph."""
+    """{short form: {long-form key: (long form, type, papers)}} over the corpus and graph.
+
+    Only acronyms the lexicon does not know count: a known one has its canonical already."""
     defs = defaultdict(dict)
 
     def add(short, long_form, kind):
@@ -33,9 +35,20 @@ def acronym_definitions(items, graph=None):
                 add(attrs["name"], attrs["long_form"], attrs["kind"])
     for _, mentions in items:
         for m in mentions:
-            if m.long_form and m.canonical != m.long_form and m.rule.startswith("abbreviation"):
+            if m.long_form and m.canonical != m.long_form and m.rule == "abbreviation":
                 add(m.canonical, m.long_form, m.type)
     return defs
+
+
+def _distinct_meanings(longs):
+    """Long-form keys that are not variants of one another (one a prefix of the other,
+    as "chain-of-thought" and "chain-of-thought prompting", counts as one meaning)."""
+    keys = sorted(longs, key=len)
+    meanings = []
+    for key in keys:
+        if not any(key.startswith(k) for k in meanings):
+            meanings.append(key)
+    return meanings
 
 
 def display_names(items, graph=None):
@@ -61,8 +74,9 @@ def resolve_corpus(items, *, graph=None):
     """
     items = [(key, list(mentions)) for key, mentions in items]
     defs = acronym_definitions(items, graph)
-    unique = {short: next(iter(longs.values())) for short, longs in defs.items()
-              if len({kind for _, kind, _ in longs.values()}) == 1 and len(longs) == 1}
+    unique = {short: max(longs.values(), key=lambda v: v[2]) for short, longs in defs.items()
+              if len({kind for _, kind, _ in longs.values()}) == 1
+              and len(_distinct_meanings(longs)) == 1}
     ambiguous = {short for short in defs if short not in unique}
     long_to_short = {}
     for short, (long_form, kind, _) in unique.items():

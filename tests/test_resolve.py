@@ -85,3 +85,13 @@ def test_graph_entities_inform_resolution():
 def test_order_and_shape_are_kept():
     items = [(f"p{i}", []) for i in range(5)]
     assert resolve_corpus(items) == items
+
+
+def test_long_form_variants_are_one_meaning():
+    items = [
+        ("p1", [mention("Method", "foo thought", "FT", rule="abbreviation",
+                        long_form="foo thought")]),
+        ("p2", [mention("Method", "foo thought prompting", "FT", rule="abbreviation",
+                        long_form="foo thought prompting")]),
+    ]
+    assert by_paper(resolve_corpus(items)) == {"p1": {("Method", "FT")}, "p2": {("Method", "FT")}}
