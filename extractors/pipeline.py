@@ -145,64 +145,26 @@ def find_mentions(doc, lexicon, model_version):
             continue
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
+    masked = rules.mask_math(text)
     for i, s_start in enumerate(sent_starts):
-        sentence = rules.mask_math(text[s_start:sent_ends[i]])
+        sentence = masked[s_start:sent_ends[i]]
         for a, b in rules.proposal_spans(sentence):
             name = sentence[a:b]
-            entry = lexicon.lookup(name)
-            if entry is None:
-                kind = _proposal_type(sentence, a, b)
-                candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
-        for a, b, kind in rules.headed_name_spans(sentence):
-            name = sentence[a:b]
             if lexicon.lookup(name) is None:
-                candidates.append(_Candidate(s_start + a, s_start + b, kind, name,
-                                             "headed-name"))
-        for a, b in rules.title_case_spans(sentence):
-            phrase = sentence[a:b]
-            entry = lexicon.lookup(phrase)
-            if entry is None:
                 candidates.append(_Candidate(s_start + a, s_start + b,
-                                             _named_phrase_type(phrase), phrase, "title-case"))
-        for a, b in rules.coined_name_spans(sentence):
-            name = sentence[a:b]
-            entry = lexicon.lookup(name)
-            if entry is not None:
-                candidates.append(_Candidate(s_start + a, s_start + b, entry.type,
-                                             entry.canonical, "lexicon", entry=entry))
-            elif name not in defined:
-                candidates.append(_Candidate(s_start + a, s_start + b,
-                                             _proposal_type(sentence, a, b), name,
-                                             "coined-name"))
+                                             _proposal_type(sentence, a, b), name, "proposal"))
         for a, b, kind in rules.definition_spans(sentence):
             phrase = sentence[a:b]
             if lexicon.lookup(phrase) is None:
                 candidates.append(_Candidate(s_start + a, s_start + b, kind, phrase,
                                              "definition"))
-        for a, b in rules.measured_value_spans(sentence):
-            phrase = sentence[a:b]
-            entry = lexicon.lookup(phrase)
-            if entry is None:
-                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
-                                             phrase.lower(), "measured-value"))
-        for a, b in rules.metric_spans(sentence):
-            phrase = sentence[a:b]
-            if lexicon.lookup(phrase) is None:
-                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
-                                             phrase.lower(), "metric-phrase"))
         if i < OPENING_SENTENCES:
             span = rules.opening_subject_span(sentence)
             if span and lexicon.lookup(sentence[span[0]:span[1]]) is None:
                 candidates.append(_Candidate(s_start + span[0], s_start + span[1], "Task",
                                              task_canonical(sentence[span[0]:span[1]]),
                                              "opening-subject"))
-        for a, b, named in rules.task_spans(sentence):
-            phrase = sentence[a:b]
-            entry = lexicon.lookup(phrase)
-            if entry is None or (named and entry.type not in ("Method", IGNORE)):
-                candidates.append(_Candidate(s_start + a, s_start + b, "Task",
-                                             task_canonical(phrase),
-                                             "task-noun" if named else "task-phrase"))
+    candidates.extend(_local_rule_candidates(masked, lexicon, defined))
     if defined:
         for m in _ACRONYM_TOKEN.finditer(text):
             cand = defined.get(m.group(0))
@@ -212,6 +174,39 @@ def find_mentions(doc, lexicon, model_version):
                                          "acronym-use", cand.long_form, cand.entry))
     chosen = _cap_task_phrases(_select(candidates))
     return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+def _local_rule_candidates(text, lexicon, defined):
+    """Candidates of the rules that need only a few words of context, run once over the
+    whole (math-masked) abstract: typed names, capitalised phrases, coined names, measures
+    and task phrases."""
+    found = []
+    for a, b, kind in rules.headed_name_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, kind, text[a:b], "headed-name"))
+    for a, b in rules.title_case_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, _named_phrase_type(text[a:b]), text[a:b],
+                                    "title-case"))
+    for a, b in rules.coined_name_spans(text):
+        name = text[a:b]
+        entry = lexicon.lookup(name)
+        if entry is not None:
+            found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
+        elif name not in defined:
+            found.append(_Candidate(a, b, _proposal_type(text, a, b), name, "coined-name"))
+    for a, b in rules.measured_value_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "measured-value"))
+    for a, b in rules.metric_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "metric-phrase"))
+    for a, b, named in rules.task_spans(text):
+        entry = lexicon.lookup(text[a:b])
+        if entry is None or (named and entry.type not in ("Method", IGNORE)):
+            found.append(_Candidate(a, b, "Task", task_canonical(text[a:b]),
+                                    "task-noun" if named else "task-phrase"))
+    return found
 
 
 def _embedded(text, start, end):

@@ -220,11 +220,12 @@ def is_proposal_context(sentence, start):
 
 
 def headed_name_spans(sentence):
-    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark".
+    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark",
+    "the Community Alignment dataset" (capitalised words before the head join the name).
 
-    >>> s = "We evaluate on the FooQA benchmark and the Bar-10 dataset."
+    >>> s = "We evaluate on the FooQA benchmark and the Bar Baz dataset."
     >>> [(s[a:b], t) for a, b, t in headed_name_spans(s)]
-    [('FooQA', 'Benchmark'), ('Bar-10', 'Dataset')]
+    [('FooQA', 'Benchmark'), ('Bar Baz', 'Dataset')]
     """
     found = []
     lowered = sentence.lower()
@@ -232,12 +233,25 @@ def headed_name_spans(sentence):
         return found
     for m in _HEADED.finditer(sentence):
         word, head = m.group(1).rstrip("."), m.group(2).lower()
-        if not word[0].isupper() and not is_name_shaped(word):
+        start = m.start(1)
+        shaped = is_name_shaped(word)
+        if not shaped and (not word[0].isupper() or word in _NON_NAMES or
+                           word.lower() in _TASK_MODIFIER_STOP or _sentence_start(sentence, start)):
             continue
+        while True:
+            prev = _CAPITALISED_BEFORE.search(sentence, max(0, start - 40), start)
+            if not prev or prev.group(1) in _NON_NAMES or \
+                    prev.group(1).lower() in _TASK_MODIFIER_STOP:
+                break
+            start = prev.start(1)
+            if _sentence_start(sentence, start):
+                break
         kind = "Benchmark" if head in BENCHMARK_HEADS else "Dataset"
-        if is_name_shaped(word) or (word not in _NON_NAMES and m.start() > 0):
-            found.append((m.start(1), m.start(1) + len(word), kind))
+        found.append((start, m.start(1) + len(word), kind))
     return found
+
+
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
 
 
 _COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",
@@ -421,7 +435,7 @@ def _modifiers_start(sentence, words, head, *, lead=False):
         previous = words[j - 1][0] if j else ""
         if gap != " " or not _is_modifier(word, previous) or previous.lower() in _VERB_SIGNALS:
             break
-        if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
+        if word[0].isupper() and not _sentence_start(sentence, words[j][1]):
             break
         first = j
         j -= 1
@@ -549,8 +563,17 @@ def mask_math(sentence):
     return _MATH.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
+def _sentence_start(text, start):
+    """Whether ``start`` begins a sentence (or a clause after a colon)."""
+    before = text[max(0, start - 4):start].rstrip(" *_")
+    return not before or before[-1] in ".:!?"
+
+
 def _inside_brackets_or_quotes(sentence, start):
-    before = sentence[:start]
+    """Whether ``start`` is inside brackets or quotes opened earlier in its sentence."""
+    before = sentence[max(0, start - 300):start]
+    cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "))
+    before = before[cut + 1:]
     return (before.count("(") > before.count(")") or before.count('"') % 2 == 1
             or before.count("“") > before.count("”"))
 
@@ -578,8 +601,8 @@ def title_case_spans(sentence):
         if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
         capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
-        before = sentence[:words[0][1]].rstrip(" *_")
-        at_start = not before or before[-1] in ':"“)'
+        before = sentence[max(0, words[0][1] - 4):words[0][1]].rstrip(" *_")
+        at_start = not before or before[-1] in ':"“).!?'
         if sentence[words[-1][2]:words[-1][2] + 2] == "**":
             continue
         if capitals >= 2 and (not at_start or capitals >= 3) and \
@@ -655,7 +678,7 @@ def opening_subject_span(sentence):
 
 def _outermost(spans):
     """The spans not inside another (by their first two fields, start and end)."""
-    spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
+    spans = sorted(set(spans), key=lambda s: (s[0], -s[1], s[2:]))
     kept = []
     for s in spans:
         if kept and s[0] < kept[-1][1]:

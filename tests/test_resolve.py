@@ -38,7 +38,8 @@ def test_long_form_alone_resolves_to_the_acronym_of_the_same_type():
     ]
     resolved = dict(resolve_corpus(items))
     (m,) = resolved["p2"]
-    assert (m.canonical, m.long_form) == ("FBZ", "foo bar zaps")
+    assert (m.canonical, m.long_form) == ("FBZ", "Foo Bar Zap")
+    assert "foo bar zaps" in m.aliases
 
 
 def test_ambiguous_short_form_is_not_merged():
