@@ -51,7 +51,6 @@ _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+
                    r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b)+")
 
 
-_ACRONYM_TOKEN = re.compile(r"(?<![\w\-])[\w][\w\-.]*(?<![.\-])(?![\w\-])")
 
 if not Doc.has_extension("mentions"):
     Doc.set_extension("mentions", default=None)
@@ -146,8 +145,11 @@ def find_mentions(doc, lexicon, model_version):
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
     masked = rules.mask_math(text)
+    cued = {bisect.bisect_right(sent_starts, at) - 1 for at in rules.proposal_cues(masked)}
     for i, s_start in enumerate(sent_starts):
         sentence = masked[s_start:sent_ends[i]]
+        if i not in cued and i >= OPENING_SENTENCES and ", a" not in sentence[:80]:
+            continue
         for a, b in rules.proposal_spans(sentence):
             name = sentence[a:b]
             if lexicon.lookup(name) is None:
@@ -165,15 +167,24 @@ def find_mentions(doc, lexicon, model_version):
                                              task_canonical(sentence[span[0]:span[1]]),
                                              "opening-subject"))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
-    if defined:
-        for m in _ACRONYM_TOKEN.finditer(text):
-            cand = defined.get(m.group(0))
-            if cand is None:
-                continue
-            candidates.append(_Candidate(m.start(), m.end(), cand.type, cand.canonical,
+    for short, cand in defined.items():
+        for start in _occurrences(text, short):
+            candidates.append(_Candidate(start, start + len(short), cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
     chosen = _cap_task_phrases(_select(candidates))
     return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+def _occurrences(text, word):
+    """Start offsets of ``word`` standing alone in ``text`` (not inside a longer name)."""
+    found, at = [], text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "-")) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] == "-")):
+            found.append(at)
+        at = text.find(word, end)
+    return found
 
 
 def _local_rule_candidates(text, lexicon, defined):

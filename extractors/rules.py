@@ -116,9 +116,19 @@ _PROPOSE = re.compile(
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
-_PROPOSAL_CUES = ("propos", "introduc", "present", "develop", "design", "devis", "contribut",
-                  "releas", "curat", "construct", "build", "creat", "offer", "establish",
-                  "formulat", "put forward", "term", "call", "name", "dub", "coin", "denot")
+_PROPOSAL_CUE = re.compile(
+    r"\b(?:[Ww]e|[Tt]his|[Oo]ur|[Cc]alled|[Nn]amed|[Tt]ermed|[Dd]ubbed|[Cc]oined|[Nn]amely|"
+    r"[Dd]enoted)\b")
+
+
+def proposal_cues(text):
+    """Offsets of words that can start a proposal or a naming ("we", "this paper", "called"),
+    so that only the sentences holding one are searched for proposals.
+
+    >>> proposal_cues("Data is big. We propose X.")
+    [13]
+    """
+    return [m.start() for m in _PROPOSAL_CUE.finditer(text)]
 _NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
 _APPOSITION_START = re.compile(
     r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
@@ -128,11 +138,9 @@ _APPOSITION_START = re.compile(
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
-_HEAD_CUES = ("bench", "data", "corp", "suite", "leaderboard", "testbed", "arena",
-              "challenge", "collection")
-_HEADED = re.compile(r"(?<![\w\-/.])([A-Z][\w\-+./]*\w|[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*)"
-                     r" (benchmarks?|datasets?|corpus|corpora|database|suite|leaderboard|"
-                     r"testbed|arena|challenge|collection)\b", re.IGNORECASE)
+_HEAD_WORDS = ("benchmark", "dataset", "corpus", "corpora", "database", "suite",
+               "leaderboard", "testbed", "arena", "challenge", "collection")
+_WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
@@ -179,8 +187,7 @@ def proposal_spans(sentence):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    lowered = sentence.lower()
-    if not any(cue in lowered for cue in _PROPOSAL_CUES):
+    if not _PROPOSAL_CUE.search(sentence):
         return sorted(set(spans))
     for trigger in (_PROPOSE, _NAMING):
         for m in trigger.finditer(sentence):
@@ -219,6 +226,23 @@ def is_proposal_context(sentence, start):
         sentence).start(1)
 
 
+def _head_words(text):
+    """(offset, word) of each dataset/benchmark head word in ``text``, in order."""
+    lowered = text.lower()
+    found = []
+    for cue in _HEAD_WORDS:
+        at = lowered.find(cue)
+        while at >= 0:
+            end = at + len(cue)
+            if lowered[end:end + 1] == "s":
+                end += 1
+            if (at == 0 or not lowered[at - 1].isalnum()) and \
+                    (end == len(lowered) or not lowered[end].isalnum()):
+                found.append((at, lowered[at:end]))
+            at = lowered.find(cue, end)
+    return sorted(found)
+
+
 def headed_name_spans(sentence):
     """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark",
     "the Community Alignment dataset" (capitalised words before the head join the name).
@@ -228,11 +252,13 @@ def headed_name_spans(sentence):
     [('FooQA', 'Benchmark'), ('Bar Baz', 'Dataset')]
     """
     found = []
-    lowered = sentence.lower()
-    if not any(cue in lowered for cue in _HEAD_CUES):
-        return found
-    for m in _HEADED.finditer(sentence):
-        word, head = m.group(1).rstrip("."), m.group(2).lower()
+    for head_start, head in _head_words(sentence):
+        m = _WORD_BEFORE.search(sentence, max(0, head_start - 60), head_start)
+        if not m:
+            continue
+        word = m.group(1).rstrip(".")
+        if not word[0].isupper() and not is_name_shaped(word):
+            continue
         start = m.start(1)
         shaped = is_name_shaped(word)
         if not shaped and (not word[0].isupper() or word in _NON_NAMES or
@@ -246,7 +272,8 @@ def headed_name_spans(sentence):
             start = prev.start(1)
             if _sentence_start(sentence, start):
                 break
-        kind = "Benchmark" if head in BENCHMARK_HEADS else "Dataset"
+        kind = "Benchmark" if head in BENCHMARK_HEADS or head[:-1] in BENCHMARK_HEADS \
+            else "Dataset"
         found.append((start, m.start(1) + len(word), kind))
     return found
 
