@@ -130,7 +130,7 @@ def find_mentions(doc, lexicon, model_version):
             else m.group(1)
         name = prefix + text[m.end(1):m.end()].replace(" ", "-")
         known = lexicon.lookup(m.group(0))
-        candidates.append(_Candidate(m.start(), m.end(), "Method",
+        candidates.append(_Candidate(m.start(), m.end(), (known or entry).type,
                                      known.canonical if known else name, "model-version",
                                      entry=known))
     for span in doc.spans[SPANS_KEY]:
@@ -205,7 +205,7 @@ def _local_rule_candidates(text, lexicon, defined):
         if entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
         elif name not in defined:
-            found.append(_Candidate(a, b, _proposal_type(text, a, b), name, "coined-name"))
+            found.append(_Candidate(a, b, _coined_type(text, a, b), name, "coined-name"))
     for a, b in rules.measured_value_spans(text):
         if lexicon.lookup(text[a:b]) is None:
             found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "measured-value"))
@@ -273,6 +273,19 @@ def _named_phrase_type(phrase):
 
 
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
+
+
+_EVALUATED_ON = re.compile(r"(?<!based )(?<!built )(?<!relies )(?<!rely )(?<!focus )"
+                           r"(?<!depends )(?<!depend )\b(?:on|across)(?: the)? $")
+
+
+def _coined_type(text, start, end):
+    """A coined name's type from its context: the words around it (as for proposals), else
+    Dataset right after "evaluated on"-style prepositions ("results on WSJ45"), else Method."""
+    kind = _proposal_type(text, start, end)
+    if kind == "Method" and _EVALUATED_ON.search(text, max(0, start - 20), start):
+        return "Dataset"
+    return kind
 
 
 def _proposal_type(sentence, start, end):
