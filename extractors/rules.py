@@ -374,12 +374,15 @@ def task_spans(sentence):
         if low not in TASK_HEADS and low not in _TASK_NOUNS:
             continue
         named = low in _TASK_NOUNS
-        words = _words_before(sentence, m.start() if named else m.end())
+        words = _words_before(sentence, m.start() if named else m.end(), 5)
         if not words or (named and sentence[words[-1][2]:m.start()] != " "):
             continue
         head = len(words) - 1
         first = _modifiers_start(sentence, words, head, lead=named)
         if named:
+            if words[head][0].lower().endswith(("ive", "al", "ic", "ed")) and \
+                    words[head][0].lower() not in TASK_HEADS:
+                continue
             if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
                 found.append((words[first][1], words[head][2], True))
         elif first < head and not _modifies_next(sentence, m.end()):
@@ -427,14 +430,19 @@ def _is_modifier(word, previous=""):
         return False
     if low.endswith("ed") and low not in _ED_ADJECTIVES and not low.endswith("-based"):
         return previous.lower() in ("the", "a", "an")
-    if low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ys")) and len(low) > 3:
+    last = low.rsplit("-", 1)[-1]
+    if last.endswith("s") and not last.endswith(("ss", "us", "is", "as", "ics", "ys")) \
+            and len(last) > 3:
+        return False
+    if low.endswith(("ize", "izes")) and len(low) > 5:
         return False
     return True
 
 
 #: Words after which the next word is a verb ("we factorize ...", "to assess ...").
 _VERB_SIGNALS = {"we", "they", "to", "can", "will", "may", "must", "should", "also", "it",
-                 "cannot", "could", "would", "might", "not", "often", "then"}
+                 "cannot", "could", "would", "might", "not", "often", "then", "typically",
+                 "usually", "generally", "first", "further", "thereby", "thus"}
 #: Nouns that, right after a task phrase, show it modifies them ("clustering methods").
 _HEAD_OF_COMPOUND = {
     "error", "errors", "process", "processes", "method", "methods", "model", "models",
@@ -456,7 +464,8 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     if lead and not _is_modifier(words[head][0]) and words[head][0].lower() not in TASK_HEADS:
         return head + 1
     j = head - 1
-    while j >= 0 and head - j <= 3:
+    lowest = 1 if len(words) > 4 else 0
+    while j >= lowest and head - j <= 3:
         word = words[j][0]
         gap = sentence[words[j][2]:words[j + 1][1]]
         previous = words[j - 1][0] if j else ""
