@@ -1,9 +1,11 @@
 """The extraction pipeline: spaCy (blank English + our components) from abstracts to Mentions.
 
-``build_nlp()`` makes the pipeline: a sentencizer, two ``span_ruler`` gazetteers over the
-lexicon (case-sensitive for all-capital names, lowercase for the rest) and the
-``paper_mentions`` component, which combines the gazetteer hits with the abbreviation
-detector and the context rules into :class:`Mention` objects on ``doc._.mentions``.
+``build_nlp()`` makes the pipeline: two ``span_ruler`` gazetteers over the lexicon
+(case-sensitive for all-capital names, lowercase for the rest) and the ``paper_mentions``
+component, which splits the abstract into sentences (``rules.sentence_bounds``, a string
+pass: spaCy's sentencizer cost more than the tokenizer) and combines the gazetteer hits with
+the abbreviation detector and the context rules into :class:`Mention` objects on
+``doc._.mentions``.
 ``extract_mentions()`` streams records through it, on one process or a pool.
 """
 
@@ -67,10 +69,9 @@ def load_lexicon_cached():
 
 
 def build_nlp():
-    """The spaCy pipeline: blank English, sentencizer, gazetteers, mention finder."""
+    """The spaCy pipeline: blank English, gazetteers, mention finder."""
     lexicon = load_lexicon_cached()
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
     cased, lower = phrase_patterns(lexicon)
     ruler = nlp.add_pipe("span_ruler", name="gazetteer_cased",
                          config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH",
@@ -110,7 +111,7 @@ class _Candidate:
 def find_mentions(doc, lexicon, model_version):
     """The deduplicated mentions of one abstract, in text order (one per type+canonical)."""
     text = doc.text
-    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    sents = rules.sentence_bounds(text)
     sent_starts = [a for a, _ in sents]
     sent_ends = [b for _, b in sents]
     candidates = []

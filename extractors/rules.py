@@ -144,6 +144,37 @@ _WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
+_NO_SPLIT_BEFORE = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.",
+                    "resp.", "approx.", "Dr.", "No.", "i.i.d.")
+
+
+def sentence_bounds(text):
+    """(start, end) character spans of the sentences of ``text``: a split after . ! or ?
+    and whitespace before a capital, digit or markup, not after abbreviations (e.g., et al.).
+
+    >>> t = "We use GRPO, e.g. Dr. GRPO. It works! See Fig. 2 for more."
+    >>> [t[a:b] for a, b in sentence_bounds(t)]
+    ['We use GRPO, e.g. Dr. GRPO.', 'It works!', 'See Fig. 2 for more.']
+    """
+    bounds, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[max(0, m.start() - 8):m.start()]
+        if head.endswith(_NO_SPLIT_BEFORE) or _single_initial(text, m.start()):
+            continue
+        bounds.append((start, m.start()))
+        start = m.end()
+    if start < len(text) or not bounds:
+        bounds.append((start, len(text.rstrip()) if text.strip() else len(text)))
+    return bounds
+
+
+def _single_initial(text, end):
+    """A period after one capital letter ("A. Smith"), not a sentence end."""
+    return end >= 2 and text[end - 1] == "." and text[end - 2].isupper() and \
+        (end == 2 or not text[end - 3].isalnum())
+
+
 def is_name_shaped(word):
     """A word that looks like a coined name: a part (between hyphens) with capitals after
     its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but

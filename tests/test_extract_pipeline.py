@@ -24,8 +24,7 @@ def mentions(nlp):
 
 
 def test_pipeline_is_blank_english_with_our_components(nlp):
-    assert nlp.pipe_names == ["sentencizer", "gazetteer_cased", "gazetteer_lower",
-                              "paper_mentions"]
+    assert nlp.pipe_names == ["gazetteer_cased", "gazetteer_lower", "paper_mentions"]
     assert nlp.meta["lang"] == "en"
 
 

@@ -117,3 +117,14 @@ def test_mask_math_keeps_offsets():
     s = "a $\\mathcal{O}(n)$ bound for FooBar"
     masked = rules.mask_math(s)
     assert len(masked) == len(s) and "mathcal" not in masked and masked.endswith("FooBar")
+
+
+@pytest.mark.parametrize("text, sentences", [
+    ("One. Two two. Three!", ["One.", "Two two.", "Three!"]),
+    ("Shown by Smith et al. in 2020. Next one.", ["Shown by Smith et al. in 2020.", "Next one."]),
+    ("A. Turing wrote it. Then more.", ["A. Turing wrote it.", "Then more."]),
+    ("It ends (see below). $X$ is new.", ["It ends (see below).", "$X$ is new."]),
+    ("no final stop", ["no final stop"]),
+])
+def test_sentence_bounds(text, sentences):
+    assert [text[a:b] for a, b in rules.sentence_bounds(text)] == sentences
