@@ -115,21 +115,21 @@ _PROPOSE = re.compile(
     r"presenting|develop|develops|developing|design|"
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
-    r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
-_PROPOSAL_CUE = re.compile(
-    r"\b(?:[Ww]e|[Tt]his|[Oo]ur|[Cc]alled|[Nn]amed|[Tt]ermed|[Dd]ubbed|[Cc]oined|[Nn]amely|"
-    r"[Dd]enoted)\b")
+    r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
+    r"coin)\b", re.IGNORECASE)
+_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
 
 
 def proposal_cues(text):
-    """Offsets of words that can start a proposal or a naming ("we", "this paper", "called"),
-    so that only the sentences holding one are searched for proposals.
+    """Offsets of the proposal and naming triggers of ``text`` ("we propose", "called"),
+    so that only the sentences holding one are searched for proposed names.
 
-    >>> proposal_cues("Data is big. We propose X.")
-    [13]
+    >>> proposal_cues("Data is big. We propose X, called Y.")
+    [13, 27]
     """
-    return [m.start() for m in _PROPOSAL_CUE.finditer(text)]
-_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+    return sorted(m.start() for trigger in (_PROPOSE, _NAMING) for m in trigger.finditer(text))
+
+
 _APPOSITION_START = re.compile(
     r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
     r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
@@ -187,9 +187,9 @@ def is_name_shaped(word):
     """
     if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
         return False
-    if word.rstrip("s") in _NON_NAMES or sum(c.isalpha() for c in word) < 2:
+    if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
-    if word[0].islower() and not any(c.isupper() for c in word[1:]):
+    if word[0].islower() and word[1:] == word[1:].lower():
         return False
     parts = word.split("-")
     if len(parts) > 1 and any(len(p) > 2 and p.isalpha() and p.islower() for p in parts):
@@ -197,10 +197,13 @@ def is_name_shaped(word):
     for part in parts:
         if len(part) < 2 or part in _NON_NAMES:
             continue
-        if any(c.isupper() for c in part[1:]) or (part[0].isupper() and
-                                                   any(c.isdigit() for c in part)):
+        if part[1:] != part[1:].lower() or (part[0].isupper() and _DIGIT.search(part)):
             return True
     return False
+
+
+_TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
+_DIGIT = re.compile(r"\d")
 
 
 def proposal_spans(sentence):
@@ -218,8 +221,6 @@ def proposal_spans(sentence):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    if not _PROPOSAL_CUE.search(sentence):
-        return sorted(set(spans))
     for trigger in (_PROPOSE, _NAMING):
         for m in trigger.finditer(sentence):
             clause_end = _clause_end(sentence, m.end())
