@@ -97,6 +97,74 @@ def add_extract_parser(sub, formats):
     p.set_defaults(func=cmd_extract)
 
 
+# ---------------------------------------------------------------- query, cypher
+
+def open_runner(args):
+    """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
+    if getattr(args, "uri", None):
+        from kg.neo4j import bolt_runner
+        return bolt_runner(uri=args.uri)
+    from kg.cypher import embedded_runner
+    return embedded_runner(graph_path(args))
+
+
+def output_format(args):
+    return "json" if args.json else "csv" if args.csv else "table"
+
+
+def cmd_query(args):
+    from kg.query import describe, list_queries, load_query, parse_assignments, render, run_query
+
+    if args.list or not args.name:
+        print("\n".join(describe(q) for q in list_queries()))
+        return 0
+    query, given = load_query(args.name), parse_assignments(args.param)
+    with open_runner(args) as run:
+        rows = run_query(query, run, given)
+    sys.stdout.write(render(rows, output_format(args)))
+    return 0
+
+
+def cmd_cypher(args):
+    from kg.query import parse_values, render
+
+    params = parse_values(args.param)
+    with open_runner(args) as run:
+        rows = run(args.statement, params)
+    sys.stdout.write(render(rows, output_format(args)))
+    return 0
+
+
+def add_output_options(parser):
+    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
+                        help="a query parameter (repeatable)")
+    parser.add_argument("--uri", metavar="URI",
+                        help="run on this Bolt server (Neo4j) instead of the embedded engine")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print rows as a JSON array")
+    out.add_argument("--csv", action="store_true", help="print rows as CSV")
+
+
+# ---------------------------------------------------------------- viz
+
+def positive_int(text):
+    """argparse type: an integer of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def cmd_viz(args):
+    from kg.store import load_graph
+    from kg.viz import write_pages
+
+    paths = write_pages(load_graph(graph_path(args)), args.output, top=args.top, author=args.author,
+                        depth=args.depth, method=args.method, dataset=args.dataset,
+                        paper=args.paper, concept=args.concept)
+    print(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
+    return 0
+
+
 # ---------------------------------------------------------------- parser
 
 def build_parser():
@@ -134,6 +202,48 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser(
+        "query", help="run a named query from queries/ (kg query --list)",
+        description="Run a named, parameterised Cypher query on the embedded engine (or a "
+                    "Bolt server with --uri). Node parameters take keys or forgiving names.",
+        epilog='Example: kg query coauthors --param author="Julia Kempe" -g graph.kg --json')
+    p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    add_graph_option(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser(
+        "cypher", help="run ad-hoc, read-only Cypher on the graph with no server",
+        description="Run one read-only Cypher statement on the embedded engine (FalkorDB, "
+                    "materialised beside the graph file as GRAPH.falkordb/ and reused until "
+                    "the graph changes), or on a Bolt server with --uri.",
+        epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
+               'RETURN p.title" --param k="author:julia kempe"')
+    p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
+    add_graph_option(p)
+    add_output_options(p)
+    p.set_defaults(func=cmd_cypher)
+
+    p = sub.add_parser(
+        "viz", help="write self-contained HTML pages of the graph",
+        description="Write offline HTML pages (pyvis/vis-network) to a folder: an overview of "
+                    "the most connected nodes, the co-author network, methods and the datasets "
+                    "they were applied to, a page per name asked for, and index.html.",
+        epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
+    add_graph_option(p)
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
+    p.add_argument("--top", type=positive_int, default=150, metavar="N",
+                   help="nodes on the overview, by degree (default: 150)")
+    p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
+    p.add_argument("--depth", type=positive_int, default=1, metavar="K",
+                   help="co-authorship steps for --author (default: 1)")
+    p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
+    p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")
+    p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
+    p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
+    p.set_defaults(func=cmd_viz)
 
     add_extract_parser(sub, FORMATS)
     return parser

@@ -1,0 +1,90 @@
+"""Visualisation pages: self-contained pyvis/vis-network HTML pages of the graph and its traversals.
+
+``write_pages(G, out_dir, ...)`` writes an overview, the co-author network, the
+method-dataset bipartite page and any focus pages asked for, plus an ``index.html`` linking
+them. Pages work offline, escape all paper text and are byte-for-byte deterministic.
+"""
+
+import os
+from pathlib import Path
+
+import jinja2
+
+from kg import schema
+from kg.errors import KgError
+from kg.lookup import find_node
+from kg.viz import views
+from kg.viz.page import render
+
+INDEX = jinja2.Environment(autoescape=True).from_string(
+    """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Knowledge graph pages</title>
+<style>body { font-family: system-ui, sans-serif; margin: 16px; } li { margin: 6px 0; }</style>
+</head>
+<body>
+<h1>Knowledge graph pages</h1>
+<ul>
+{% for view in views %}<li><a href="{{ view.name }}.html">{{ view.title }}</a>: {{ view.note }}</li>
+{% endfor %}</ul>
+</body>
+</html>
+"""
+)
+
+
+def write_text(path, text):
+    """Write ``text`` to ``path`` atomically (a temporary file renamed over it)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
+    os.replace(tmp, path)
+
+
+def write_views(G, out_dir, page_views):
+    """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them; return the paths."""
+    out_dir = Path(out_dir)
+    pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
+    pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for path, text in pages:
+            write_text(path, text)
+    except OSError as exc:
+        raise KgError(f"cannot write pages to {out_dir}: {exc.strerror or exc}; choose another folder with -o") from exc
+    return [path for path, _ in pages]
+
+
+def standard_views(G, *, top=150):
+    """The pages every run writes: overview, co-author network, methods and datasets."""
+    return [views.overview(G, top=top), views.coauthor_network(G), views.method_dataset(G)]
+
+
+def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
+    """The pages for the names asked for; each name is looked up forgivingly (``kg.lookup``)."""
+    found = []
+    if author is not None:
+        key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")
+        found.append(views.author_neighbourhood(G, key, depth=depth))
+    if method is not None:
+        found.append(views.method_page(G, find_node(G, method, kinds=(schema.METHOD,), what="method")))
+    if dataset is not None:
+        key = find_node(G, dataset, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark")
+        found.append(views.dataset_page(G, key))
+    if paper is not None:
+        found.append(views.related_papers(G, find_node(G, paper, kinds=(schema.PAPER,), what="paper")))
+    if concept is not None:
+        found.append(views.concept_papers(G, find_node(G, concept, kinds=schema.CONCEPT_KINDS, what="concept")))
+    return found
+
+
+def write_pages(G, out_dir, *, top=150, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
+    """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
+
+    Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
+    is written.
+    """
+    focus = focus_views(G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept)
+    return write_views(G, out_dir, [*standard_views(G, top=top), *focus])

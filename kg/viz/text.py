@@ -1,0 +1,117 @@
+"""What a page says about nodes and edges: display names and plain-text tooltips."""
+
+import re
+
+from kg import schema
+
+LABEL_CHARS = 40
+TOOLTIP_SENTENCE_CHARS = 300
+TOOLTIP_AUTHORS = 8
+
+
+def count(n, noun):
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> count(1, "paper"), count(2_000, "paper")
+    ('1 paper', '2,000 papers')
+    """
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def shorten(text, limit):
+    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis when cut.
+
+    >>> shorten("Group relative policy optimisation", 20)
+    'Group relative…'
+    >>> shorten("short", 20)
+    'short'
+    """
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut + "\u2026"
+
+
+def first_sentence(text):
+    """The first sentence of an abstract (up to the first ., ! or ? followed by a space).
+
+    >>> first_sentence("We study X. It works.")
+    'We study X.'
+    >>> first_sentence("No full stop")
+    'No full stop'
+    """
+    text = schema.collapse_whitespace(text)
+    match = re.search(r"[.!?](?=\s)", text)
+    return text[: match.end()] if match else text
+
+
+def full_name(G, key):
+    """What a node is called: a paper's label, title or first sentence; an entity's name."""
+    data = G.nodes[key]
+    if data["kind"] == schema.PAPER:
+        return data.get("label") or data.get("title") or first_sentence(data.get("abstract") or "") or key
+    return data.get("name") or key
+
+
+def display_name(G, key):
+    """A node's name cut to fit a label on the canvas."""
+    return shorten(full_name(G, key), LABEL_CHARS)
+
+
+def paper_count(G, key):
+    """How many papers point at an entity, author or area node."""
+    return sum(1 for p in G.predecessors(key) if G.nodes[p]["kind"] == schema.PAPER) + sum(
+        1 for p in G.successors(key) if G.nodes[p]["kind"] == schema.PAPER
+    )
+
+
+def paper_authors(G, key):
+    """Display names of a paper's authors in byline order."""
+    rows = [
+        (G.edges[a, key, schema.AUTHORED].get("position") or 0, G.nodes[a].get("name") or a)
+        for a in G.predecessors(key)
+        if G.has_edge(a, key, schema.AUTHORED)
+    ]
+    return [name for _, name in sorted(rows)]
+
+
+def node_tooltip(G, key):
+    """Plain-text tooltip: a paper's label, authors, area and first sentence; an entity's type,
+    aliases and paper count."""
+    data = G.nodes[key]
+    kind = data["kind"]
+    if kind == schema.PAPER:
+        authors = paper_authors(G, key)
+        shown = ", ".join(authors[:TOOLTIP_AUTHORS])
+        if len(authors) > TOOLTIP_AUTHORS:
+            shown += f" and {len(authors) - TOOLTIP_AUTHORS} more"
+        lines = [
+            data.get("label") or data.get("title") or key,
+            f"Authors: {shown or 'unknown'}",
+            f"Area: {data.get('area') or 'unknown'}",
+            shorten(first_sentence(data.get("abstract") or ""), TOOLTIP_SENTENCE_CHARS),
+        ]
+    elif kind == schema.AUTHOR:
+        lines = [data.get("name") or key, f"Author of {count(paper_count(G, key), 'paper')}"]
+    else:
+        lines = [data.get("name") or key, f"Type: {kind}"]
+        if data.get("long_form"):
+            lines.append(f"Long form: {data['long_form']}")
+        if data.get("aliases"):
+            lines.append("Aliases: " + ", ".join(data["aliases"]))
+        lines.append(f"Papers: {paper_count(G, key)}")
+    return "\n".join(lines)
+
+
+def edge_tooltip(G, u, v, rel):
+    """Plain-text tooltip of a graph edge: the evidence sentence of a mention."""
+    data = G.edges[u, v, rel]
+    if rel in schema.MENTION_RELS:
+        return f"{rel}: {data.get('evidence') or ''}"
+    if rel == schema.APPLIED_TO:
+        return f"{rel} in {count(data.get('papers', 0), 'paper')}"
+    if rel == schema.AUTHORED and data.get("position"):
+        return f"{rel} (author {data['position']})"
+    return rel

@@ -1,0 +1,196 @@
+"""Views: which nodes and edges of the graph one page shows, and what it says it left out.
+
+Each builder takes the graph first and returns a ``View``; rendering is ``kg.viz.page``'s job.
+Nodes are ordered by degree (highest first, ties by key) so a view is the same every time,
+and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
+"""
+
+from dataclasses import dataclass
+
+from kg import schema, traverse
+from kg.viz.text import count, display_name, edge_tooltip, full_name
+
+#: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
+MAX_NODES = 2000
+#: Related papers on a paper's page, and paper names in a method-dataset edge's tooltip.
+RELATED_PAPERS = 30
+TOOLTIP_PAPERS = 5
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    weight: float
+    tooltip: str
+    arrows: str = "to"
+
+
+@dataclass(frozen=True)
+class View:
+    """One page: its file stem, heading, nodes (graph keys), edges and a note on what it shows."""
+
+    name: str
+    title: str
+    nodes: tuple
+    edges: tuple
+    note: str
+    highlight: tuple = ()
+
+
+def by_degree(G, keys):
+    """``keys`` ordered by degree in ``G``, highest first, ties by key."""
+    return sorted(keys, key=lambda k: (-G.degree(k), k))
+
+
+def graph_edges(G, keys):
+    """The edges of ``G`` among ``keys``, in key order, weighted by their paper count."""
+    keys = set(keys)
+    edges = [
+        Edge(u, v, G.edges[u, v, rel].get("papers", 1), edge_tooltip(G, u, v, rel))
+        for u, v, rel in G.edges(keys, keys=True)
+        if v in keys
+    ]
+    return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.tooltip)))
+
+
+def capped(G, keys, *, limit, keep=()):
+    """The ``limit`` best connected of ``keys`` (always including ``keep``) and a note on the rest."""
+    ranked = list(dict.fromkeys([*keep, *by_degree(G, keys)]))
+    shown, left = ranked[:limit], ranked[limit:]
+    if not left:
+        return tuple(by_degree(G, shown)), ""
+    top_left = max(G.degree(k) for k in left)
+    note = f" Left out {len(left):,} nodes of degree {top_left} or lower (a page holds at most {limit:,})."
+    return tuple(by_degree(G, shown)), note
+
+
+def overview(G, *, top=150):
+    """The ``top`` nodes of the whole graph by degree (at most ``MAX_NODES``) and the edges among them.
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("author:a", kind="Author", name="A"); G.add_node("paper:p", kind="Paper", abstract="x")
+    >>> G.add_edge("author:a", "paper:p", key="AUTHORED", position=1)
+    'AUTHORED'
+    >>> overview(G, top=1).note
+    'Showing 1 of 2 nodes and 0 of 1 edges, the most connected by degree.'
+    """
+    nodes = tuple(by_degree(G, G.nodes)[: min(top, MAX_NODES)])
+    edges = graph_edges(G, nodes)
+    note = (
+        f"Showing {len(nodes):,} of {G.number_of_nodes():,} nodes and {len(edges):,} of "
+        f"{G.number_of_edges():,} edges, the most connected by degree."
+    )
+    if top > MAX_NODES and G.number_of_nodes() > MAX_NODES:
+        note += f" A page holds at most {MAX_NODES:,} nodes."
+    return View("overview", "Overview: the most connected nodes", nodes, edges, note)
+
+
+def coauthor_pairs(G, authors):
+    """Shared-paper counts of the co-author pairs ``(a, b)``, ``a < b``, among ``authors``."""
+    pairs = {}
+    for a in authors:
+        for row in traverse.coauthors(G, a):
+            if a < row["key"] and row["key"] in authors:
+                pairs[a, row["key"]] = row["shared"]
+    return pairs
+
+
+def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, what=""):
+    """Authors joined by their shared papers (edge width = shared papers)."""
+    nodes, left = capped(G, authors, limit=limit, keep=highlight)
+    pairs = coauthor_pairs(G, set(nodes))
+    edges = tuple(
+        Edge(a, b, n, f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}", arrows="")
+        for (a, b), n in sorted(pairs.items())
+    )
+    note = f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links (edge width = shared papers).{left}"
+    return View(name, title, nodes, edges, note, tuple(highlight))
+
+
+def coauthor_network(G, *, limit=MAX_NODES):
+    """Every author, joined to each co-author by the number of papers they share."""
+    authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
+    return coauthor_view(G, "coauthors", "Co-author network", authors, limit=limit)
+
+
+def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
+    """An author (a key) and everyone within ``depth`` co-authorship steps, the author highlighted."""
+    rows = traverse.coauthors_within(G, author, hops=depth)
+    authors = [author, *(row["key"] for row in rows)]
+    steps = count(depth, "step")
+    return coauthor_view(
+        G, schema.slug(author) + f"-depth-{depth}", f"Co-authors of {full_name(G, author)} within {steps}",
+        authors, highlight=(author,), limit=limit, what=f" within {steps} of {full_name(G, author)}",
+    )
+
+
+def applied_edge(row):
+    """A method-dataset edge from a ``kg.traverse`` applied-to row, its papers in the tooltip."""
+    papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (" …" if len(row["papers"]) > TOOLTIP_PAPERS else "")
+    tooltip = f"{row['method']} applied to {row['target']} in {count(row['count'], 'paper')}: {papers}"
+    if row["evidence"]:
+        tooltip += "\nEvidence: " + row["evidence"][0]
+    return Edge(row["method_key"], row["target_key"], row["count"], tooltip)
+
+
+def method_dataset_view(G, name, title, rows, *, centre=None, limit=MAX_NODES):
+    keys = [k for row in rows for k in (row["method_key"], row["target_key"])]
+    nodes, left = capped(G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ())
+    shown = set(nodes)
+    edges = tuple(sorted(
+        (applied_edge(row) for row in rows if row["method_key"] in shown and row["target_key"] in shown),
+        key=lambda e: (e.source, e.target),
+    ))
+    note = f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links (edge width = papers).{left}"
+    return View(name, title, nodes, edges, note, (centre,) if centre else ())
+
+
+def method_dataset(G, *, limit=MAX_NODES):
+    """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
+    methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
+    rows = [row for m in methods for row in traverse.datasets_of(G, m)]
+    return method_dataset_view(G, "methods-datasets", "Methods and the datasets they were applied to", rows, limit=limit)
+
+
+def method_page(G, method, *, limit=MAX_NODES):
+    """A method (a key) and the datasets and benchmarks it was applied to."""
+    return method_dataset_view(
+        G, schema.slug(method), f"Method {full_name(G, method)}: where it was applied",
+        traverse.datasets_of(G, method), centre=method, limit=limit,
+    )
+
+
+def dataset_page(G, dataset, *, limit=MAX_NODES):
+    """A dataset or benchmark (a key) and the methods applied to it or to its parts."""
+    kind = G.nodes[dataset]["kind"]
+    return method_dataset_view(
+        G, schema.slug(dataset), f"{kind} {full_name(G, dataset)}: methods applied to it",
+        traverse.methods_on(G, dataset, include_parts=True), centre=dataset, limit=limit,
+    )
+
+
+def concept_papers(G, concept, *, limit=MAX_NODES):
+    """A concept (or method, dataset, ...) and the papers that name it, with the evidence."""
+    papers = [row["key"] for row in traverse.papers_with(G, concept)]
+    nodes, left = capped(G, [concept, *papers], limit=limit, keep=[concept])
+    edges = tuple(e for e in graph_edges(G, nodes) if concept in (e.source, e.target))
+    kind = G.nodes[concept]["kind"]
+    note = f"{kind} {full_name(G, concept)} and the {len(papers):,} papers that name it.{left}"
+    return View(f"mentions-{schema.slug(concept)}", f"{kind} {full_name(G, concept)}: its papers", nodes, edges, note, (concept,))
+
+
+def related_papers(G, paper, *, top=RELATED_PAPERS):
+    """A paper, the ``top`` papers sharing the most (IDF-weighted) concepts with it, and the
+    shared concepts, joined by the mention edges that carry the evidence."""
+    rows = traverse.related_papers(G, paper, limit=None)
+    shown = rows[:top]
+    concepts = {row["key"] for other in shown for row in traverse.shared_concepts(G, paper, other["key"])}
+    nodes = tuple(by_degree(G, {paper, *(row["key"] for row in shown), *concepts}))
+    edges = tuple(e for e in graph_edges(G, nodes) if e.target in concepts)
+    note = (
+        f"{len(shown):,} of the {len(rows):,} papers sharing concepts with this one (ranked by "
+        f"IDF-weighted shared concepts) and the {len(concepts):,} concepts they share."
+    )
+    return View(schema.slug(paper), f"Papers sharing concepts with {full_name(G, paper)}", nodes, edges, note, (paper,))

@@ -1,0 +1,22 @@
+// datasets_of: the datasets and benchmarks a method was applied to, with the evidence.
+// Parameters:
+//   $method: Method - the method's key, e.g. "method:grpo" (kg query also takes a name or alias)
+// Returns: method, method_key, target, target_key, target_kind, count (supporting papers),
+// papers (by name), evidence (the sentences naming the target in those papers, sorted);
+// most supporting papers first, ties by name then key.
+// Mirrors kg.traverse.datasets_of.
+MATCH (m:Method {key: $method})-[r:APPLIED_TO]->(t:Concept)
+UNWIND r.paper_keys AS paper_key
+MATCH (p:Paper {key: paper_key})
+WITH m, r, t, p
+ORDER BY coalesce(p.title, p.label, p.key)
+WITH m, r, t, collect(coalesce(p.title, p.label, p.key)) AS papers, collect(p) AS supporting
+UNWIND supporting AS p
+OPTIONAL MATCH (p)-[e]->(t)
+WITH DISTINCT m, r, t, papers, e.evidence AS sentence
+ORDER BY sentence
+WITH m, r, t, papers, collect(sentence) AS evidence
+RETURN m.name AS method, m.key AS method_key, t.name AS target, t.key AS target_key,
+       CASE WHEN t:Benchmark THEN 'Benchmark' ELSE 'Dataset' END AS target_kind,
+       r.papers AS count, papers, evidence
+ORDER BY count DESC, target, target_key
