@@ -239,7 +239,12 @@ def _abbreviation_candidate(abbr, text, lexicon):
     """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form;
     a lexicon name that ends where the long form ends and is longer replaces it."""
     short = abbr.short
-    entry = lexicon.lookup(short) or lexicon.lookup(abbr.long)
+    entry = lexicon.lookup(abbr.long)
+    if entry is None:
+        entry = lexicon.lookup(short)
+        if entry is not None and entry.type != IGNORE and \
+                entry.type != (_suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)):
+            entry = None
     if entry is not None:
         if entry.type == IGNORE:
             return None

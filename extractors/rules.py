@@ -682,13 +682,17 @@ def title_case_spans(sentence):
 def coined_name_spans(sentence):
     """Single coined names anywhere in a sentence (SelecMix, TALE-EP, CG2A).
 
-    >>> s = "Unlike SelecMix and the Transformer, it is fast."
+    A name right after "[" is a citation key ([ZRKB21]), not a coined name.
+
+    >>> s = "Unlike SelecMix [ABC21] and the Transformer, it is fast."
     >>> [s[a:b] for a, b in coined_name_spans(s)]
     ['SelecMix']
     """
     found = []
     for m in _NAME_CANDIDATE.finditer(sentence):
         word = m.group(0).rstrip(".")
+        if sentence[m.start() - 1:m.start()] == "[":
+            continue
         if is_name_shaped(word):
             found.append((m.start(), m.start() + len(word)))
     return found

@@ -87,3 +87,11 @@ def test_extract_mentions_streams_in_order_on_one_or_two_workers():
     ("OOD detection", "OOD detection")])
 def test_task_canonical(phrase, canonical):
     assert task_canonical(phrase) == canonical
+
+
+def test_acronym_known_in_another_sense_is_not_taken_from_the_lexicon(nlp):
+    (m,) = [m for m in nlp("We study Self-Supervised Learning (SSL) at scale.")._.mentions]
+    assert (m.text, m.canonical, m.type) == ("Self-Supervised Learning",
+                                             "self-supervised learning", "Method")
+    (m,) = [m for m in nlp("We study semi-supervised learning (SSL) at scale.")._.mentions]
+    assert m.canonical == "semi-supervised learning" and m.type == "Task"
