@@ -91,6 +91,8 @@ _TASK_MODIFIER_STOP = {
     "preserve", "preserves", "reduce", "reduces", "increase", "increases", "raise", "raises",
     "lower", "lowers", "maximize", "maximizes", "minimize", "minimizes", "report", "reports",
     "compute", "computes", "estimate", "estimates", "measure", "measures",
+    "whether", "so", "hurt", "hurts", "enhance", "enhances", "probe", "probes", "desired",
+    "emergent", "strong", "harm", "harms", "aid", "aids", "drive", "drives",
 }
 _NON_NAMES = {
     "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
@@ -185,7 +187,7 @@ def is_name_shaped(word):
     >>> is_name_shaped("Block-Recurrent"), is_name_shaped("TALE-EP"), is_name_shaped("SWF-based")
     (False, True, False)
     """
-    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
+    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha() or _GLUED.search(word):
         return False
     if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
@@ -203,6 +205,8 @@ def is_name_shaped(word):
 
 
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
+#: Two sentences glued by a missing space ("synergy.We").
+_GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
 _DIGIT = re.compile(r"\d")
 
 
@@ -467,6 +471,8 @@ def _is_modifier(word, previous=""):
             and len(last) > 3:
         return False
     if low.endswith(("ize", "izes")) and len(low) > 5:
+        return False
+    if low.endswith("est") and len(low) > 5 and low not in ("interest", "forest", "request"):
         return False
     return True
 
