@@ -516,7 +516,6 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     return first
 
 
-_METRIC_PHRASE_HEADS = {"rate", "ratio", "score", "accuracy", "gap"}
 _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
                          "convergence", "growth", "compression", "decay", "dropout",
                          "optimal", "near-optimal", "statistical", "minimax", "smooth",
@@ -621,7 +620,6 @@ def definition_spans(sentence):
     return found
 
 
-_CAPITALISED = re.compile(r"[A-Z][\w'’]*(?:-[\w]+)*")
 _CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}
 _MATH = re.compile(r"\$[^$]*\$")
 

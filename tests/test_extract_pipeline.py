@@ -31,7 +31,7 @@ def test_pipeline_is_blank_english_with_our_components(nlp):
 def test_mentions_found_with_types_and_canonicals(mentions):
     assert set(mentions) >= {
         ("Task", "off-policy evaluation"), ("Method", "OrderDP"), ("Method", "GRPO"), ("Method", "Llama-3-8B"),
-        ("Method", "GPT-4o"), ("Dataset", "CIFAR-10"), ("Dataset", "ImageNet"),
+        ("Method", "GPT-4o"), ("Dataset", "CIFAR-10"), ("Dataset", "ImageNet-1K"),
         ("Benchmark", "FooQA"), ("Metric", "accuracy"), ("Metric", "F1"), ("Method", "PPO")}
 
 

@@ -39,7 +39,8 @@ def test_part_of_points_at_benchmarks_or_datasets(lexicon):
 
 def test_lookup_unifies_variants(lexicon):
     for surface in ("ImageNet-1k", "ImageNet1K", "imagenet-1K"):
-        assert lexicon.lookup(surface).canonical == "ImageNet"
+        assert lexicon.lookup(surface).canonical == "ImageNet-1K"
+    assert lexicon.lookup("Imagenet").canonical == "ImageNet"
     assert lexicon.lookup("CIFAR10").canonical == "CIFAR-10"
     assert lexicon.lookup("Support Vector Machines").canonical == "SVM"
     assert lexicon.lookup("no such method here") is None
