@@ -119,7 +119,7 @@ def find_abbreviations(text):
                and window[index + 1][0][:1].lower() == first):
             index += 1
         long_start = window[index][1]
-        long = text[long_start:window[-1][1] + len(window[-1][0])]
+        long = text[long_start:window[-1][1] + len(window[-1][0])].rstrip("*_$}")
         if len(long) <= len(short) or long.lower() == short.lower():
             continue
         if not _covers(short, long):

@@ -14,6 +14,7 @@ entities (LLM, GPU). ``cased`` entries match only with their case (names that ar
 import json
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
@@ -64,6 +65,7 @@ class Lexicon:
         return entry
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(name):
     """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores, spaces.
 

@@ -1,13 +1,16 @@
 """The extraction pipeline: spaCy (blank English + our components) from abstracts to Mentions.
 
-``build_nlp()`` makes the pipeline: a sentencizer, two ``span_ruler`` gazetteers over the
-lexicon (case-sensitive for all-capital names, lowercase for the rest) and the
-``paper_mentions`` component, which combines the gazetteer hits with the abbreviation
-detector and the context rules into :class:`Mention` objects on ``doc._.mentions``.
+``build_nlp()`` makes the pipeline: two ``span_ruler`` gazetteers over the lexicon
+(case-sensitive for all-capital names, lowercase for the rest) and the ``paper_mentions``
+component, which splits the abstract into sentences (``rules.sentence_bounds``, a string
+pass: spaCy's sentencizer cost more than the tokenizer) and combines the gazetteer hits with
+the abbreviation detector and the context rules into :class:`Mention` objects on
+``doc._.mentions``.
 ``extract_mentions()`` streams records through it, on one process or a pool.
 """
 
 import bisect
+import multiprocessing
 import re
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
@@ -19,33 +22,37 @@ from spacy.tokens import Doc
 
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
-from extractors.lexicon import IGNORE, load_lexicon, phrase_patterns
+from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
 from extractors.records import Mention
 
 SPANS_KEY = "gazetteer"
 MAX_TASK_PHRASES = 3
 OPENING_SENTENCES = 2
+#: Learning paradigms that name a field after "in"/"of" rather than a method used.
+PARADIGMS = {"RL", "deep RL", "MARL", "offline RL", "meta-learning", "self-supervised learning",
+             "imitation learning", "transfer learning", "active learning",
+             "contrastive learning", "inverse reinforcement learning", "curriculum learning"}
 BATCH_SIZE = 256
 
 #: Confidence of each rule's mentions.
 RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
-    "acronym-use": 0.85, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
+    "acronym-use": 0.85, "short-form": 0.0, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
     "opening-subject": 0.6, "task-noun": 0.7,
+    "definition": 0.75, "measured-value": 0.65,
 }
 #: Order in which overlapping candidates win (lower first).
-_PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "model-version": 1, "lexicon": 2,
+_PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "short-form": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
              "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
-             "opening-subject": 6, "task-noun": 1}
+             "opening-subject": 6, "task-noun": 1, "definition": 3, "measured-value": 4}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
                    r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b)+")
 
 
-_ACRONYM_TOKEN = re.compile(r"(?<![\w\-])[\w][\w\-.]*(?<![.\-])(?![\w\-])")
 
 if not Doc.has_extension("mentions"):
     Doc.set_extension("mentions", default=None)
@@ -62,10 +69,9 @@ def load_lexicon_cached():
 
 
 def build_nlp():
-    """The spaCy pipeline: blank English, sentencizer, gazetteers, mention finder."""
+    """The spaCy pipeline: blank English, gazetteers, mention finder."""
     lexicon = load_lexicon_cached()
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
     cased, lower = phrase_patterns(lexicon)
     ruler = nlp.add_pipe("span_ruler", name="gazetteer_cased",
                          config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH",
@@ -105,13 +111,15 @@ class _Candidate:
 def find_mentions(doc, lexicon, model_version):
     """The deduplicated mentions of one abstract, in text order (one per type+canonical)."""
     text = doc.text
-    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    sents = rules.sentence_bounds(text)
     sent_starts = [a for a, _ in sents]
     sent_ends = [b for _, b in sents]
     candidates = []
     defined = {}
     for abbr in find_abbreviations(text):
-        cand = _abbreviation_candidate(abbr, lexicon)
+        cand = _abbreviation_candidate(abbr, text, lexicon)
+        candidates.append(_Candidate(abbr.short_start, abbr.short_end, IGNORE, abbr.short,
+                                     "short-form"))
         if cand is not None:
             candidates.append(cand)
             defined[abbr.short] = cand
@@ -119,72 +127,98 @@ def find_mentions(doc, lexicon, model_version):
                 defined[abbr.short[:-1]] = cand
     for m in model_version.finditer(text):
         entry = lexicon.lookup(m.group(1))
-        name = entry.canonical + text[m.end(1):m.end()].replace(" ", "-")
+        prefix = entry.canonical if name_key(entry.canonical) == name_key(m.group(1)) \
+            else m.group(1)
+        name = prefix + text[m.end(1):m.end()].replace(" ", "-")
         known = lexicon.lookup(m.group(0))
-        candidates.append(_Candidate(m.start(), m.end(), "Method",
+        candidates.append(_Candidate(m.start(), m.end(), (known or entry).type,
                                      known.canonical if known else name, "model-version",
                                      entry=known))
     for span in doc.spans[SPANS_KEY]:
         if _embedded(text, span.start_char, span.end_char):
             continue
         entry = lexicon.entries[span.id_]
+        if "-" in span.text and entry.type == "Method" and \
+                not any("-" in n for n in entry.names):
+            continue
+        if entry.type in ("Metric", "Task") and _compound_modifier(text, span.end_char):
+            continue
         candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
                                      entry.canonical, "lexicon", entry=entry))
+    masked = rules.mask_math(text)
+    cued = {bisect.bisect_right(sent_starts, at) - 1 for at in rules.proposal_cues(masked)}
     for i, s_start in enumerate(sent_starts):
-        sentence = rules.mask_math(text[s_start:sent_ends[i]])
+        sentence = masked[s_start:sent_ends[i]]
+        if i not in cued and i >= OPENING_SENTENCES and ", a" not in sentence[:80]:
+            continue
         for a, b in rules.proposal_spans(sentence):
             name = sentence[a:b]
-            entry = lexicon.lookup(name)
-            if entry is None:
-                kind = _proposal_type(sentence, a, b)
-                candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
-        for a, b, kind in rules.headed_name_spans(sentence):
-            name = sentence[a:b]
             if lexicon.lookup(name) is None:
-                candidates.append(_Candidate(s_start + a, s_start + b, kind, name,
-                                             "headed-name"))
-        for a, b in rules.title_case_spans(sentence):
-            phrase = sentence[a:b]
-            entry = lexicon.lookup(phrase)
-            if entry is None:
                 candidates.append(_Candidate(s_start + a, s_start + b,
-                                             _named_phrase_type(phrase), phrase, "title-case"))
-        for a, b in rules.coined_name_spans(sentence):
-            name = sentence[a:b]
-            entry = lexicon.lookup(name)
-            if entry is not None:
-                candidates.append(_Candidate(s_start + a, s_start + b, entry.type,
-                                             entry.canonical, "lexicon", entry=entry))
-            elif name not in defined:
-                candidates.append(_Candidate(s_start + a, s_start + b, "Method", name,
-                                             "coined-name"))
-        for a, b in rules.metric_spans(sentence):
+                                             _proposal_type(sentence, a, b), name, "proposal"))
+        for a, b, kind in rules.definition_spans(sentence):
             phrase = sentence[a:b]
             if lexicon.lookup(phrase) is None:
-                candidates.append(_Candidate(s_start + a, s_start + b, "Metric",
-                                             phrase.lower(), "metric-phrase"))
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, phrase,
+                                             "definition"))
         if i < OPENING_SENTENCES:
             span = rules.opening_subject_span(sentence)
             if span and lexicon.lookup(sentence[span[0]:span[1]]) is None:
                 candidates.append(_Candidate(s_start + span[0], s_start + span[1], "Task",
                                              task_canonical(sentence[span[0]:span[1]]),
                                              "opening-subject"))
-        for a, b, named in rules.task_spans(sentence):
-            phrase = sentence[a:b]
-            entry = lexicon.lookup(phrase)
-            if entry is None or (named and entry.type not in ("Method", IGNORE)):
-                candidates.append(_Candidate(s_start + a, s_start + b, "Task",
-                                             task_canonical(phrase),
-                                             "task-noun" if named else "task-phrase"))
-    if defined:
-        for m in _ACRONYM_TOKEN.finditer(text):
-            cand = defined.get(m.group(0))
-            if cand is None:
-                continue
-            candidates.append(_Candidate(m.start(), m.end(), cand.type, cand.canonical,
+    candidates.extend(_local_rule_candidates(masked, lexicon, defined))
+    for short, cand in defined.items():
+        for start in _occurrences(text, short):
+            candidates.append(_Candidate(start, start + len(short), cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
     chosen = _cap_task_phrases(_select(candidates))
     return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+def _occurrences(text, word):
+    """Start offsets of ``word`` standing alone in ``text`` (not inside a longer name)."""
+    found, at = [], text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "-")) and \
+                (end == len(text) or not (text[end].isalnum() or text[end] == "-")):
+            found.append(at)
+        at = text.find(word, end)
+    return found
+
+
+def _local_rule_candidates(text, lexicon, defined):
+    """Candidates of the rules that need only a few words of context, run once over the
+    whole (math-masked) abstract: typed names, capitalised phrases, coined names, measures
+    and task phrases."""
+    found = []
+    for a, b, kind in rules.headed_name_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, kind, text[a:b], "headed-name"))
+    for a, b in rules.title_case_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, _named_phrase_type(text[a:b]), text[a:b],
+                                    "title-case"))
+    for a, b in rules.coined_name_spans(text):
+        name = text[a:b]
+        entry = lexicon.lookup(name)
+        if entry is not None:
+            found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
+        elif name not in defined:
+            found.append(_Candidate(a, b, _coined_type(text, a, b), name, "coined-name"))
+    for a, b in rules.measured_value_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "measured-value"))
+    for a, b in rules.metric_spans(text):
+        if lexicon.lookup(text[a:b]) is None:
+            found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "metric-phrase"))
+    for a, b, named in rules.task_spans(text):
+        entry = lexicon.lookup(text[a:b])
+        if entry is None or (named and entry.type not in ("Method", IGNORE)):
+            found.append(_Candidate(a, b, "Task", task_canonical(text[a:b]),
+                                    "task-noun" if named else "task-phrase"))
+    return found
 
 
 def _embedded(text, start, end):
@@ -196,15 +230,31 @@ def _embedded(text, start, end):
                                                           or text[end + 1].isdigit())
 
 
-def _abbreviation_candidate(abbr, lexicon):
-    """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form."""
+def _compound_modifier(text, end):
+    """A name followed by "-style", "–robustness": the first part of a compound word."""
+    return end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
+
+
+def _abbreviation_candidate(abbr, text, lexicon):
+    """The candidate for a "long form (SHORT)" pair, typed by the lexicon or the long form;
+    a lexicon name that ends where the long form ends and is longer replaces it."""
     short = abbr.short
-    entry = lexicon.lookup(short) or lexicon.lookup(abbr.long)
+    entry = lexicon.lookup(abbr.long)
+    if entry is None:
+        entry = lexicon.lookup(short)
+        if entry is not None and entry.type != IGNORE and \
+                entry.type != (_suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)):
+            entry = None
     if entry is not None:
         if entry.type == IGNORE:
             return None
-        return _Candidate(abbr.long_start, abbr.long_end, entry.type, entry.canonical,
-                          "abbreviation+lexicon", abbr.long, entry)
+        start = abbr.long_start
+        for name in entry.names:
+            if len(name) > abbr.long_end - start and \
+                    text[:abbr.long_end].lower().endswith(name.lower()):
+                start = abbr.long_end - len(name)
+        return _Candidate(start, abbr.long_end, entry.type, entry.canonical,
+                          "abbreviation+lexicon", text[start:abbr.long_end], entry)
     kind = _suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
@@ -229,6 +279,19 @@ def _named_phrase_type(phrase):
 
 
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
+
+
+_EVALUATED_ON = re.compile(r"(?<!based )(?<!built )(?<!relies )(?<!rely )(?<!focus )"
+                           r"(?<!depends )(?<!depend )\b(?:on|across)(?: the)? $")
+
+
+def _coined_type(text, start, end):
+    """A coined name's type from its context: the words around it (as for proposals), else
+    Dataset right after "evaluated on"-style prepositions ("results on WSJ45"), else Method."""
+    kind = _proposal_type(text, start, end)
+    if kind == "Method" and _EVALUATED_ON.search(text, max(0, start - 20), start):
+        return "Dataset"
+    return kind
 
 
 def _proposal_type(sentence, start, end):
@@ -267,7 +330,7 @@ def _select(candidates):
     ordered = sorted(candidates, key=lambda c: (_PRIORITY[c.rule], c.start - c.end, c.start))
     taken, chosen = [], []
     for c in ordered:
-        if c.type == IGNORE and c.rule != "lexicon":
+        if c.type == IGNORE and c.rule not in ("lexicon", "short-form"):
             continue
         i = bisect.bisect_left(taken, (c.start, c.end))
         if i > 0 and taken[i - 1][1] > c.start or i < len(taken) and taken[i][0] < c.end:
@@ -289,25 +352,42 @@ def _refines_task(c, chosen):
 
 
 def _cap_task_phrases(chosen):
-    """Keep the first MAX_TASK_PHRASES distinct task phrases of an abstract: the problem
-    an abstract addresses comes early, later ones are mostly passing mentions."""
+    """The first MAX_TASK_PHRASES distinct task phrases of an abstract stay Tasks (the
+    problem an abstract addresses comes early); later ones become keyphrase Concepts."""
     kept, seen = [], set()
     for c in chosen:
         if c.rule == "task-phrase":
             if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
-                continue
-            seen.add(c.canonical)
+                c.type = "Concept"
+            else:
+                seen.add(c.canonical)
         kept.append(c)
     return kept
+
+
+def _plain_key(name):
+    """Case- and plural-insensitive key of a name (MAFEs and MAFE are one)."""
+    key = name_key(name)
+    return key[:-1] if len(key) > 3 and key.endswith("s") else key
+
+
+def _is_field_use(text, c):
+    """A paradigm named as a field ("a task in reinforcement learning"), not as a method."""
+    if c.entry is None or c.entry.canonical not in PARADIGMS:
+        return False
+    before = text[max(0, c.start - 4):c.start].lower()
+    return before.endswith(("in ", "of "))
 
 
 def _mentions(text, chosen, sent_starts, sent_ends):
     """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
     first, forms, best_type = {}, {}, {}
     for c in sorted(chosen, key=lambda c: _PRIORITY[c.rule]):
-        best_type.setdefault(c.canonical.lower(), c.type)
+        best_type.setdefault(_plain_key(c.canonical), c.type)
     for c in chosen:
-        if c.type == IGNORE or best_type[c.canonical.lower()] != c.type:
+        if _is_field_use(text, c):
+            continue
+        if c.type == IGNORE or best_type[_plain_key(c.canonical)] != c.type:
             continue
         key = (c.type, c.canonical.lower())
         forms.setdefault(key, []).append(text[c.start:c.end])
@@ -337,7 +417,7 @@ def _is_proposed(c, sentence, offset):
     """Proposed: a name the lexicon does not know, introduced by "we propose ..."."""
     if c.type == "Task" or c.rule in ("lexicon", "abbreviation+lexicon", "model-version"):
         return False
-    return c.rule == "proposal" or rules.is_proposal_context(sentence, offset)
+    return c.rule in ("proposal", "definition") or rules.is_proposal_context(sentence, offset)
 
 
 # ---------------------------------------------------------------- streaming
@@ -370,7 +450,9 @@ def extract_mentions(records, *, workers=1, nlp=None):
         while batch := list(islice(records, BATCH_SIZE)):
             yield from zip(batch, _mentions_of_texts(nlp, [r.abstract for r in batch]))
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_worker_init) as pool:
         pending = []
         while True:
             batch = list(islice(records, BATCH_SIZE))

@@ -13,7 +13,12 @@ DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data s
 BENCHMARK_HEADS = {"benchmark", "benchmarks", "suite", "leaderboard", "testbed", "arena",
                    "challenge"}
 METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", "metric",
-                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss"}
+                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss",
+                "fraction", "gap"}
+#: Heads of named ideas that are not entities of the graph's typed kinds.
+CONCEPT_HEADS = {"hypothesis", "principle", "phenomenon", "effect", "law", "assumption",
+                 "conjecture", "equality", "inequality", "theorem", "lemma", "property",
+                 "condition", "dilemma", "paradox", "view", "perspective", "regime"}
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = {
     "detection", "estimation", "recognition", "classification", "segmentation",
@@ -78,6 +83,16 @@ _TASK_MODIFIER_STOP = {
     "corresponding", "respective", "own", "whole", "entire", "full", "complete", "very",
     "highly", "often", "still", "yet", "even", "just", "much", "further", "additional",
     "accurately", "effectively", "efficiently", "jointly", "better", "best",
+    "address", "addresses", "tackle", "tackles", "solve", "solves", "consider", "considers",
+    "investigate", "explore", "examine", "analyze", "analyse", "evaluate", "apply", "use",
+    "leverage", "support", "boost", "advance", "facilitate", "benefit", "demonstrate",
+    "focus", "target", "targets", "promote", "hinder", "limit", "affect", "require",
+    "yield", "provide", "obtain", "ensure", "guarantee", "allow", "make", "makes",
+    "preserve", "preserves", "reduce", "reduces", "increase", "increases", "raise", "raises",
+    "lower", "lowers", "maximize", "maximizes", "minimize", "minimizes", "report", "reports",
+    "compute", "computes", "estimate", "estimates", "measure", "measures",
+    "whether", "so", "hurt", "hurts", "enhance", "enhances", "probe", "probes", "desired",
+    "emergent", "strong", "harm", "harms", "aid", "aids", "drive", "drives",
 }
 _NON_NAMES = {
     "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
@@ -102,11 +117,21 @@ _PROPOSE = re.compile(
     r"presenting|develop|develops|developing|design|"
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
-    r"formulate|formulates|put forward|term|call|name|dub|coin)\b", re.IGNORECASE)
-_PROPOSAL_CUES = ("propos", "introduc", "present", "develop", "design", "devis", "contribut",
-                  "releas", "curat", "construct", "build", "creat", "offer", "establish",
-                  "formulat", "put forward", "term", "call", "name", "dub", "coin", "denot")
+    r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
+    r"coin)\b", re.IGNORECASE)
 _NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+
+
+def proposal_cues(text):
+    """Offsets of the proposal and naming triggers of ``text`` ("we propose", "called"),
+    so that only the sentences holding one are searched for proposed names.
+
+    >>> proposal_cues("Data is big. We propose X, called Y.")
+    [13, 27]
+    """
+    return sorted(m.start() for trigger in (_PROPOSE, _NAMING) for m in trigger.finditer(text))
+
+
 _APPOSITION_START = re.compile(
     r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
     r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
@@ -115,12 +140,41 @@ _APPOSITION_START = re.compile(
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
-_HEAD_CUES = ("bench", "data", "corp", "suite", "leaderboard", "testbed", "arena",
-              "challenge", "collection")
-_HEADED = re.compile(r"(?<![\w\-/.])([A-Z][\w\-+./]*\w|[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*)"
-                     r" (benchmarks?|datasets?|corpus|corpora|database|suite|leaderboard|"
-                     r"testbed|arena|challenge|collection)\b", re.IGNORECASE)
+_HEAD_WORDS = ("benchmark", "dataset", "corpus", "corpora", "database", "suite",
+               "leaderboard", "testbed", "arena", "challenge", "collection")
+_WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
+_NO_SPLIT_BEFORE = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.",
+                    "resp.", "approx.", "Dr.", "No.", "i.i.d.")
+
+
+def sentence_bounds(text):
+    """(start, end) character spans of the sentences of ``text``: a split after . ! or ?
+    and whitespace before a capital, digit or markup, not after abbreviations (e.g., et al.).
+
+    >>> t = "We use GRPO, e.g. Dr. GRPO. It works! See Fig. 2 for more."
+    >>> [t[a:b] for a, b in sentence_bounds(t)]
+    ['We use GRPO, e.g. Dr. GRPO.', 'It works!', 'See Fig. 2 for more.']
+    """
+    bounds, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[max(0, m.start() - 8):m.start()]
+        if head.endswith(_NO_SPLIT_BEFORE) or _single_initial(text, m.start()):
+            continue
+        bounds.append((start, m.start()))
+        start = m.end()
+    if start < len(text) or not bounds:
+        bounds.append((start, len(text.rstrip()) if text.strip() else len(text)))
+    return bounds
+
+
+def _single_initial(text, end):
+    """A period after one capital letter ("A. Smith"), not a sentence end."""
+    return end >= 2 and text[end - 1] == "." and text[end - 2].isupper() and \
+        (end == 2 or not text[end - 3].isalnum())
 
 
 def is_name_shaped(word):
@@ -133,11 +187,11 @@ def is_name_shaped(word):
     >>> is_name_shaped("Block-Recurrent"), is_name_shaped("TALE-EP"), is_name_shaped("SWF-based")
     (False, True, False)
     """
-    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha():
+    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha() or _GLUED.search(word):
         return False
-    if word.rstrip("s") in _NON_NAMES or sum(c.isalpha() for c in word) < 2:
+    if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
-    if word[0].islower() and not any(c.isupper() for c in word[1:]):
+    if word[0].islower() and word[1:] == word[1:].lower():
         return False
     parts = word.split("-")
     if len(parts) > 1 and any(len(p) > 2 and p.isalpha() and p.islower() for p in parts):
@@ -145,10 +199,15 @@ def is_name_shaped(word):
     for part in parts:
         if len(part) < 2 or part in _NON_NAMES:
             continue
-        if any(c.isupper() for c in part[1:]) or (part[0].isupper() and
-                                                   any(c.isdigit() for c in part)):
+        if part[1:] != part[1:].lower() or (part[0].isupper() and _DIGIT.search(part)):
             return True
     return False
+
+
+_TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
+#: Two sentences glued by a missing space ("synergy.We").
+_GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
+_DIGIT = re.compile(r"\d")
 
 
 def proposal_spans(sentence):
@@ -166,9 +225,6 @@ def proposal_spans(sentence):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    lowered = sentence.lower()
-    if not any(cue in lowered for cue in _PROPOSAL_CUES):
-        return sorted(set(spans))
     for trigger in (_PROPOSE, _NAMING):
         for m in trigger.finditer(sentence):
             clause_end = _clause_end(sentence, m.end())
@@ -206,25 +262,59 @@ def is_proposal_context(sentence, start):
         sentence).start(1)
 
 
-def headed_name_spans(sentence):
-    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark".
+def _head_words(text):
+    """(offset, word) of each dataset/benchmark head word in ``text``, in order."""
+    lowered = text.lower()
+    found = []
+    for cue in _HEAD_WORDS:
+        at = lowered.find(cue)
+        while at >= 0:
+            end = at + len(cue)
+            if lowered[end:end + 1] == "s":
+                end += 1
+            if (at == 0 or not lowered[at - 1].isalnum()) and \
+                    (end == len(lowered) or not lowered[end].isalnum()):
+                found.append((at, lowered[at:end]))
+            at = lowered.find(cue, end)
+    return sorted(found)
 
-    >>> s = "We evaluate on the FooQA benchmark and the Bar-10 dataset."
+
+def headed_name_spans(sentence):
+    """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark",
+    "the Community Alignment dataset" (capitalised words before the head join the name).
+
+    >>> s = "We evaluate on the FooQA benchmark and the Bar Baz dataset."
     >>> [(s[a:b], t) for a, b, t in headed_name_spans(s)]
-    [('FooQA', 'Benchmark'), ('Bar-10', 'Dataset')]
+    [('FooQA', 'Benchmark'), ('Bar Baz', 'Dataset')]
     """
     found = []
-    lowered = sentence.lower()
-    if not any(cue in lowered for cue in _HEAD_CUES):
-        return found
-    for m in _HEADED.finditer(sentence):
-        word, head = m.group(1).rstrip("."), m.group(2).lower()
+    for head_start, head in _head_words(sentence):
+        m = _WORD_BEFORE.search(sentence, max(0, head_start - 60), head_start)
+        if not m:
+            continue
+        word = m.group(1).rstrip(".")
         if not word[0].isupper() and not is_name_shaped(word):
             continue
-        kind = "Benchmark" if head in BENCHMARK_HEADS else "Dataset"
-        if is_name_shaped(word) or (word not in _NON_NAMES and m.start() > 0):
-            found.append((m.start(1), m.start(1) + len(word), kind))
+        start = m.start(1)
+        shaped = is_name_shaped(word)
+        if not shaped and (not word[0].isupper() or word in _NON_NAMES or
+                           word.lower() in _TASK_MODIFIER_STOP or _sentence_start(sentence, start)):
+            continue
+        while True:
+            prev = _CAPITALISED_BEFORE.search(sentence, max(0, start - 40), start)
+            if not prev or prev.group(1) in _NON_NAMES or \
+                    prev.group(1).lower() in _TASK_MODIFIER_STOP:
+                break
+            start = prev.start(1)
+            if _sentence_start(sentence, start):
+                break
+        kind = "Benchmark" if head in BENCHMARK_HEADS or head[:-1] in BENCHMARK_HEADS \
+            else "Dataset"
+        found.append((start, m.start(1) + len(word), kind))
     return found
+
+
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
 
 
 _COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",
@@ -232,22 +322,27 @@ _COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpo
 
 
 def collection_type(sentence, start, end, default):
-    """Dataset or Benchmark as the sentence calls the name at [start, end): the nearest
-    "benchmark(s)" or "dataset(s)" word decides; otherwise ``default``.
+    """Dataset or Benchmark as the sentence calls the name at [start, end): the word right
+    after it ("MNIST dataset"), else the nearest such word up to 80 characters before it
+    ("benchmarks such as MNIST and CIFAR-10"); otherwise ``default``.
 
     >>> s = "We use vision benchmarks such as MNIST and CIFAR-10."
     >>> collection_type(s, s.index("MNIST"), s.index("MNIST") + 5, "Dataset")
     'Benchmark'
+    >>> s = "On CIFAR-10 and the FooQA benchmark."
+    >>> collection_type(s, 3, 11, "Dataset")
+    'Dataset'
     """
-    best, kind = None, default
-    for m in _COLLECTION_WORD.finditer(sentence):
-        distance = start - m.end() if m.end() <= start else m.start() - end
-        if distance < 0:
-            continue
-        if best is None or distance < best:
-            best = distance
-            kind = "Benchmark" if m.group(1).lower().startswith("bench") else "Dataset"
-    return kind
+    after = _COLLECTION_WORD.match(sentence, end + 1) if sentence[end:end + 1] == " " else None
+    if after:
+        return _collection_kind(after.group(1))
+    window = sentence[max(0, start - 80):start]
+    found = [m for m in _COLLECTION_WORD.finditer(window) if ";" not in window[m.end():]]
+    return _collection_kind(found[-1].group(1)) if found else default
+
+
+def _collection_kind(word):
+    return "Benchmark" if word.lower().startswith("bench") else "Dataset"
 
 
 def phrase_type(phrase):
@@ -264,7 +359,9 @@ def phrase_type(phrase):
                 words[k - 1].lower().rstrip("s") in METHOD_HEADS:
             words = words[:k]
             break
-    head = words[-1].lower().strip(".,") if words else ""
+    head = words[-1].lower().strip(".,*_") if words else ""
+    if head in CONCEPT_HEADS:
+        return "Concept"
     if head in DATASET_HEADS:
         return "Dataset"
     if head in BENCHMARK_HEADS:
@@ -284,6 +381,12 @@ def phrase_type(phrase):
 
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
+
+
+def _modifies_next(sentence, end):
+    """Whether the word after ``end`` is a noun the phrase modifies ("clustering methods")."""
+    m = _LOWER_WORD.match(sentence.lower(), end + 1) if sentence[end:end + 1] == " " else None
+    return bool(m) and m.group(0) in _HEAD_OF_COMPOUND
 
 
 def _words_before(sentence, end, limit=4):
@@ -307,15 +410,18 @@ def task_spans(sentence):
         if low not in TASK_HEADS and low not in _TASK_NOUNS:
             continue
         named = low in _TASK_NOUNS
-        words = _words_before(sentence, m.start() if named else m.end())
+        words = _words_before(sentence, m.start() if named else m.end(), 5)
         if not words or (named and sentence[words[-1][2]:m.start()] != " "):
             continue
         head = len(words) - 1
         first = _modifiers_start(sentence, words, head, lead=named)
         if named:
+            if words[head][0].lower().endswith(("ive", "al", "ic", "ed")) and \
+                    words[head][0].lower() not in TASK_HEADS:
+                continue
             if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
                 found.append((words[first][1], words[head][2], True))
-        elif first < head:
+        elif first < head and not _modifies_next(sentence, m.end()):
             found.append((words[first][1], m.end(), False))
     return _outermost(found)
 
@@ -360,9 +466,33 @@ def _is_modifier(word, previous=""):
         return False
     if low.endswith("ed") and low not in _ED_ADJECTIVES and not low.endswith("-based"):
         return previous.lower() in ("the", "a", "an")
-    if low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ys")) and len(low) > 3:
+    last = low.rsplit("-", 1)[-1]
+    if last.endswith("s") and not last.endswith(("ss", "us", "is", "as", "ics", "ys")) \
+            and len(last) > 3:
+        return False
+    if low.endswith(("ize", "izes")) and len(low) > 5:
+        return False
+    if low.endswith("est") and len(low) > 5 and low not in ("interest", "forest", "request"):
         return False
     return True
+
+
+#: Words after which the next word is a verb ("we factorize ...", "to assess ...").
+_VERB_SIGNALS = {"we", "they", "to", "can", "will", "may", "must", "should", "also", "it",
+                 "cannot", "could", "would", "might", "not", "often", "then", "typically",
+                 "usually", "generally", "first", "further", "thereby", "thus"}
+#: Nouns that, right after a task phrase, show it modifies them ("clustering methods").
+_HEAD_OF_COMPOUND = {
+    "error", "errors", "process", "processes", "method", "methods", "model", "models",
+    "module", "modules", "loss", "losses", "step", "steps", "pipeline", "pipelines",
+    "framework", "frameworks", "performance", "accuracy", "capability", "capabilities",
+    "ability", "abilities", "quality", "system", "systems", "approach", "approaches",
+    "network", "networks", "head", "heads", "results", "techniques", "technique",
+    "algorithm", "algorithms", "objective", "objectives", "paradigm", "paradigms",
+    "benchmark", "benchmarks", "dataset", "datasets", "data", "score", "scores", "rate",
+    "rates", "models", "strategy", "strategies", "component", "components", "mechanism",
+    "traces", "trace", "chains", "chain", "skills", "skill", "behavior", "behaviour",
+}
 
 
 def _modifiers_start(sentence, words, head, *, lead=False):
@@ -372,12 +502,14 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     if lead and not _is_modifier(words[head][0]) and words[head][0].lower() not in TASK_HEADS:
         return head + 1
     j = head - 1
-    while j >= 0 and head - j <= 3:
+    lowest = 1 if len(words) > 4 else 0
+    while j >= lowest and head - j <= 3:
         word = words[j][0]
         gap = sentence[words[j][2]:words[j + 1][1]]
-        if gap != " " or not _is_modifier(word, words[j - 1][0] if j else ""):
+        previous = words[j - 1][0] if j else ""
+        if gap != " " or not _is_modifier(word, previous) or previous.lower() in _VERB_SIGNALS:
             break
-        if word[0].isupper() and not (j == 0 or sentence[:words[j][1]].rstrip()[-1:] in ".:"):
+        if word[0].isupper() and not _sentence_start(sentence, words[j][1]):
             break
         first = j
         j -= 1
@@ -386,7 +518,9 @@ def _modifiers_start(sentence, words, head, *, lead=False):
 
 _METRIC_PHRASE_HEADS = {"rate", "ratio", "score", "accuracy", "gap"}
 _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
-                         "convergence", "growth", "compression", "decay", "dropout"}
+                         "convergence", "growth", "compression", "decay", "dropout",
+                         "optimal", "near-optimal", "statistical", "minimax", "smooth",
+                         "research", "polynomial", "exponential", "linear", "sublinear"}
 
 
 _METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
@@ -403,7 +537,9 @@ def metric_spans(sentence):
     found = []
     for m in _METRIC_HEAD.finditer(sentence):
         words = _words_before(sentence, m.start(), 2)
-        first = None
+        of = _OF_PHRASE.match(sentence, m.end())
+        first = m.start() if of and _is_modifier(of.group(1)) and \
+            m.group(1).lower() in ("rate", "ratio") else None
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
             w = words[j][0]
@@ -413,7 +549,75 @@ def metric_spans(sentence):
                 break
             first = words[j][1]
         if first is not None:
-            found.append((first, m.end()))
+            found.append((first, _rate_of_end(sentence, m)))
+    return found
+
+
+_OF_PHRASE = re.compile(r" of ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?(?![\w\-])")
+
+
+def _rate_of_end(sentence, head):
+    """End of "rate/ratio of X Y" when a measured phrase follows the head."""
+    if head.group(1).lower() not in ("rate", "ratio"):
+        return head.end()
+    m = _OF_PHRASE.match(sentence, head.end())
+    if not m or not _is_modifier(m.group(1)):
+        return head.end()
+    return m.end() if m.group(2) and _is_modifier(m.group(2)) else m.end(1)
+
+
+_VALUE_AFTER = re.compile(r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
+                          r"from [+\-]?\d[\d.,]*%? to [+\-]?\d)")
+
+
+def measured_value_spans(sentence):
+    """Quantities reported with values: "raised total utility (3.20 to 3.90)", "semantic
+    similarity from 0.788 to 0.862" (one to three words before the values).
+
+    >>> s = "It raised the worst-group utility (3.20 to 3.90) and speed."
+    >>> [s[a:b] for a, b in measured_value_spans(s)]
+    ['worst-group utility']
+    """
+    found = []
+    for m in _VALUE_AFTER.finditer(sentence):
+        words = _words_before(sentence, m.start(), 3)
+        if not words or words[-1][2] != m.start():
+            continue
+        first = None
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
+            w = words[j][0]
+            if sentence[words[j][2]:nxt] not in (" ", "") or not _is_modifier(w) or \
+                    w[0].isupper() or (j == len(words) - 1 and w.lower().endswith("ed")):
+                break
+            first = words[j][1]
+        if first is not None:
+            found.append((first, m.start()))
+    return found
+
+
+_DEFINITION = re.compile(
+    r"\b(?:we|We) (?:formalize|formalise|define|introduce|propose|term|call|coin)\s+"
+    r"(?:the\s+)?([a-z][\w\-]*(?: [a-z][\w\-]*){0,3}),\s+(?:the|a|an|which|i\.e\.)\s")
+_MEASURE_CUES = re.compile(r"\b(cost|ratio|measure|metric|rate|score|probability|fraction|"
+                           r"expected|degree|amount|number|percentage|distance)\b")
+
+
+def definition_spans(sentence):
+    """Lowercase names a paper defines with an apposition: "We formalize cost-of-pass, the
+    expected monetary cost of ...". Typed Metric when the apposition describes a measure.
+
+    >>> s = "We propose relative improvement, the ratio of the two risks."
+    >>> [(s[a:b], kind) for a, b, kind in definition_spans(s)]
+    [('relative improvement', 'Metric')]
+    """
+    found = []
+    for m in _DEFINITION.finditer(sentence):
+        phrase = m.group(1)
+        if any(w in _TASK_MODIFIER_STOP or w in _ADJECTIVES for w in phrase.split()):
+            continue
+        kind = "Metric" if _MEASURE_CUES.search(sentence, m.end(), m.end() + 60) else "Method"
+        found.append((m.start(1), m.end(1), kind))
     return found
 
 
@@ -433,8 +637,17 @@ def mask_math(sentence):
     return _MATH.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
+def _sentence_start(text, start):
+    """Whether ``start`` begins a sentence (or a clause after a colon)."""
+    before = text[max(0, start - 4):start].rstrip(" *_")
+    return not before or before[-1] in ".:!?"
+
+
 def _inside_brackets_or_quotes(sentence, start):
-    before = sentence[:start]
+    """Whether ``start`` is inside brackets or quotes opened earlier in its sentence."""
+    before = sentence[max(0, start - 300):start]
+    cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "))
+    before = before[cut + 1:]
     return (before.count("(") > before.count(")") or before.count('"') % 2 == 1
             or before.count("“") > before.count("”"))
 
@@ -457,15 +670,15 @@ def title_case_spans(sentence):
     for m in _TITLE_RUN.finditer(sentence):
         words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
                  for w in re.finditer(r"\S+", m.group(0))]
-        while words and words[0][0].isupper():
-            words.pop(0)
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
         if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
         capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
-        before = sentence[:words[0][1]].rstrip(" *_")
-        at_start = not before or before[-1] in ':"“'
+        before = sentence[max(0, words[0][1] - 4):words[0][1]].rstrip(" *_")
+        at_start = not before or before[-1] in ':"“).!?'
+        if sentence[words[-1][2]:words[-1][2] + 2] == "**":
+            continue
         if capitals >= 2 and (not at_start or capitals >= 3) and \
                 not _inside_brackets_or_quotes(sentence, words[0][1]):
             found.append((words[0][1], words[-1][2]))
@@ -475,13 +688,17 @@ def title_case_spans(sentence):
 def coined_name_spans(sentence):
     """Single coined names anywhere in a sentence (SelecMix, TALE-EP, CG2A).
 
-    >>> s = "Unlike SelecMix and the Transformer, it is fast."
+    A name right after "[" is a citation key ([ZRKB21]), not a coined name.
+
+    >>> s = "Unlike SelecMix [ABC21] and the Transformer, it is fast."
     >>> [s[a:b] for a, b in coined_name_spans(s)]
     ['SelecMix']
     """
     found = []
     for m in _NAME_CANDIDATE.finditer(sentence):
         word = m.group(0).rstrip(".")
+        if sentence[m.start() - 1:m.start()] == "[":
+            continue
         if is_name_shaped(word):
             found.append((m.start(), m.start() + len(word)))
     return found
@@ -502,6 +719,9 @@ _GENERIC_SUBJECT_HEADS = {
     "data", "literature", "theory", "analysis", "understanding", "ability", "abilities"}
 
 
+_PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
+
+
 def opening_subject_span(sentence):
     """The short noun phrase an opening sentence is about ("Annotator disagreement is ...",
     "Detecting AI-generated images remains ..."): at most five words before the verb.
@@ -519,7 +739,7 @@ def opening_subject_span(sentence):
             break
     else:
         return None
-    if not 2 <= i <= 5 or sentence[words[0][1]:words[i - 1][2]].count(" ") != i - 1:
+    if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1]:words[i - 1][2]]):
         return None
     phrase = words[:i]
     if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
@@ -536,7 +756,7 @@ def opening_subject_span(sentence):
 
 def _outermost(spans):
     """The spans not inside another (by their first two fields, start and end)."""
-    spans = sorted(set(spans), key=lambda s: (s[0], -s[1]))
+    spans = sorted(set(spans), key=lambda s: (s[0], -s[1], s[2:]))
     kept = []
     for s in spans:
         if kept and s[0] < kept[-1][1]:

@@ -65,6 +65,38 @@ def cmd_stats(args):
     return 0
 
 
+# ---------------------------------------------------------------- extract
+
+def cmd_extract(args):
+    from kg.extract import extract_to_jsonl
+
+    problems = []
+    count = extract_to_jsonl(args.inputs, args.output, format=args.format,
+                             workers=args.workers, problems=problems)
+    for problem in problems:
+        warn(f"skipped {problem}")
+    if not args.quiet:
+        print(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
+    return 0
+
+
+def add_extract_parser(sub, formats):
+    p = sub.add_parser(
+        "extract", help="write the entities found in each abstract as JSONL",
+        description="Extract methods, datasets, benchmarks, tasks and metrics from each "
+                    "abstract and write one record per paper (the format of "
+                    "eval/GUIDELINES.md, with evidence offsets and sentences).",
+        epilog="Example: kg extract ../shared/seeds -o seeds.jsonl && "
+               "python3 ../shared/eval/score.py ../shared/eval/seed-gold-dev.jsonl seeds.jsonl")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.jsonl", help="file to write")
+    p.add_argument("--format", choices=formats, help="force the input format (default: detect)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="extraction processes (default: 1)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    p.set_defaults(func=cmd_extract)
+
+
 # ---------------------------------------------------------------- query, cypher
 
 def open_runner(args):
@@ -119,6 +151,15 @@ def add_output_options(parser):
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print rows as a JSON array")
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
+
+
+# ---------------------------------------------------------------- viz
+
+def positive_int(text):
+    """argparse type: an integer of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
 
 
 def cmd_viz(args):
@@ -271,10 +312,10 @@ def build_parser():
         epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
     add_graph_option(p)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
-    p.add_argument("--top", type=int, default=150, metavar="N",
+    p.add_argument("--top", type=positive_int, default=150, metavar="N",
                    help="nodes on the overview, by degree (default: 150)")
     p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
-    p.add_argument("--depth", type=int, default=1, metavar="K",
+    p.add_argument("--depth", type=positive_int, default=1, metavar="K",
                    help="co-authorship steps for --author (default: 1)")
     p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
     p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")
@@ -284,6 +325,7 @@ def build_parser():
 
     add_push_parser(sub)
     add_export_parser(sub)
+    add_extract_parser(sub, FORMATS)
     return parser
 
 

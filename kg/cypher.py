@@ -18,6 +18,7 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,8 @@ import tempfile
 import time
 import weakref
 from importlib import metadata
+
+import orjson
 
 from kg.errors import KgError
 from kg.schema import NODE_KINDS, REL_ENDPOINTS, labels_of
@@ -34,11 +37,14 @@ CACHE_SUFFIX = ".falkordb"
 RDB_NAME = "graph.rdb"
 STAMP_NAME = "stamp.json"
 #: Bump when the materialised layout changes, so old caches are rebuilt.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 BATCH = 5000
 START_TIMEOUT = 30.0
+QUERY_TIMEOUT = 60.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
+WORKDIR_PREFIX = "kg-falkordb-"
+OWNER_FILE = "owner.pid"
 
 
 class CypherError(KgError):
@@ -52,6 +58,9 @@ def one_line(text):
 def engine_error(exc):
     """A CypherError with one line saying what went wrong with a query."""
     message = one_line(exc)
+    if "timed out" in message.lower():
+        return CypherError("the query ran past the embedded engine's time limit; anchor it "
+                           "on fewer nodes or add a LIMIT")
     if "read-only" in message or "RO_QUERY" in message:
         return CypherError("kg cypher is read-only: CREATE, MERGE, SET, DELETE, REMOVE and "
                            "index or procedure writes are refused")
@@ -93,17 +102,42 @@ def _stop(process, client, workdir):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def sweep_stale_workdirs():
+    """Remove the socket folders left by processes that died without closing their engine
+    (killed: their server died with them, the folder stayed)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        if not name.startswith(WORKDIR_PREFIX):
+            continue
+        folder = os.path.join(root, name)
+        try:
+            with open(os.path.join(folder, OWNER_FILE)) as fh:
+                owner = int(fh.read())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass
+
+
 class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
     ``rdb`` is a saved database to open (read-only use; the server never writes it).
+    A query running longer than ``timeout`` seconds is stopped with a CypherError.
     """
 
-    def __init__(self, rdb=None):
+    def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
         import falkordb
 
         executable, module = _server_files()
-        self.workdir = tempfile.mkdtemp(prefix="kg-falkordb-")
+        sweep_stale_workdirs()
+        self.workdir = tempfile.mkdtemp(prefix=WORKDIR_PREFIX)
+        with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
+            fh.write(str(os.getpid()))
         socket = os.path.join(self.workdir, "redis.sock")
         directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
                                                                                  RDB_NAME)
@@ -111,32 +145,40 @@ class EmbeddedEngine:
                    "--dir", directory, "--dbfilename", filename, "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
                    "--logfile", os.path.join(self.workdir, "redis.log"),
-                   "--enable-protected-configs", "local", "--loadmodule", module]
+                   "--enable-protected-configs", "local", "--loadmodule", module,
+                   "TIMEOUT_MAX", str(int(timeout * 1000)),
+                   "TIMEOUT_DEFAULT", str(int(timeout * 1000))]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
-        deadline = time.monotonic() + START_TIMEOUT
-        self.db = None
-        while True:
-            if self.process.poll() is not None:
-                log = self._log_tail()
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                raise KgError(f"the embedded Cypher engine did not start: {log}")
-            if os.path.exists(socket):
-                try:
-                    self.db = falkordb.FalkorDB(unix_socket_path=socket)
-                    self.db.connection.ping()
-                    break
-                except Exception:  # still loading the saved database, or failing to
-                    pass
-            if time.monotonic() > deadline:
-                self.process.kill()
-                raise KgError("the embedded Cypher engine did not start within "
-                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
-            time.sleep(0.005)
+        try:
+            self.db = self._connect(socket, falkordb)
+        except BaseException:
+            self.process.kill()
+            self.process.wait()
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         self.graph = self.db.select_graph(GRAPH_NAME)
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
+
+    def _connect(self, socket, falkordb):
+        """A client of the starting server, once it answers (it may be loading a database)."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
+            if os.path.exists(socket):
+                try:
+                    db = falkordb.FalkorDB(unix_socket_path=socket)
+                    db.connection.ping()
+                    return db
+                except Exception:  # still loading the saved database, or failing to
+                    pass
+            if time.monotonic() > deadline:
+                raise KgError("the embedded Cypher engine did not start within "
+                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
+            time.sleep(0.005)
 
     def _log_tail(self):
         try:
@@ -163,6 +205,22 @@ class EmbeddedEngine:
     def write(self, cypher, params=None):
         """Run a query that changes the engine's graph (loading only; never user input)."""
         self.graph.query(cypher, params or {})
+
+    def write_rows(self, cypher, rows):
+        """Run a loading query with ``$rows``, a list of lists of plain values; returns the
+        first column of what it returns (integers only).
+
+        The rows go as a JSON literal, which is also a Cypher literal (several times faster
+        than the client's own encoding); rows whose JSON has a ``\\uXXXX`` escape (control
+        characters), which FalkorDB reads differently, go through the client.
+        """
+        literal = orjson.dumps(rows).decode()
+        if _UNICODE_ESCAPE.search(literal):
+            return [row[0] for row in self.graph.query(cypher, {"rows": rows}).result_set]
+        reply = self.db.connection.execute_command("GRAPH.QUERY", GRAPH_NAME,
+                                                   f"CYPHER rows={literal} {cypher}",
+                                                   "--compact")
+        return [row[0][1] for row in reply[1]] if len(reply) == 3 else []
 
     def save(self, path):
         """Write the engine's database to ``path`` atomically."""
@@ -198,50 +256,78 @@ def plain(value):
 
 # ------------------------------------------------------------------------ materialising
 
+_UNICODE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u")
+_PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 def _batches(rows, size=BATCH):
     for start in range(0, len(rows), size):
         yield rows[start:start + size]
 
 
-def _props(attrs, drop=("kind",)):
-    return {k: v for k, v in attrs.items() if v is not None and k not in drop}
+def _columns(attr_dicts, skip):
+    """Sorted property names present in any of ``attr_dicts`` (checked to be identifiers)."""
+    names = sorted({name for attrs in attr_dicts for name in attrs} - set(skip))
+    for name in names:
+        if not _PROPERTY_NAME.match(name):
+            raise KgError(f"graph has a property named {name!r}, which kg cannot load into "
+                          "Cypher; rebuild it with `kg build`")
+    return names
+
+
+def _setters(variable, columns, first):
+    """``SET v.`a` = r[first], v.`b` = r[first + 1], ...`` for the given columns."""
+    if not columns:
+        return ""
+    return "SET " + ", ".join(f"{variable}.`{name}` = r[{first + i}]"
+                              for i, name in enumerate(columns))
 
 
 def load_into(engine, G, *, batch=BATCH):
-    """Copy ``G`` into an empty engine: nodes with their labels, a key index, relationships.
+    """Copy ``G`` into an empty engine: nodes with their labels, relationships, key indexes.
 
-    Labels and relationship types come from the schema's closed lists, never from data.
+    Rows travel as lists (one column per property, null where a node lacks it, which Cypher
+    does not store); relationships find their ends by internal id. Labels and relationship
+    types come from the schema's closed lists, never from data.
     """
     by_kind = {}
     for key, attrs in G.nodes(data=True):
-        by_kind.setdefault(attrs.get("kind"), []).append({"key": key, "props": _props(attrs)})
+        by_kind.setdefault(attrs.get("kind"), []).append((key, attrs))
     unknown = set(by_kind) - set(NODE_KINDS)
     if unknown:
         raise KgError(f"graph has nodes of unknown kind {sorted(map(str, unknown))}; "
                       "rebuild it with `kg build`")
-    for kind, rows in sorted(by_kind.items()):
-        labels = ":".join(labels_of(kind))
-        for chunk in _batches(rows, batch):
-            engine.write(f"UNWIND $rows AS r CREATE (n:{labels} {{key: r.key}}) "
-                         "SET n += r.props", {"rows": chunk})
+    ids = {}
+    for kind, nodes in sorted(by_kind.items()):
+        columns = _columns((a for _, a in nodes), skip=("kind", "key"))
+        cypher = (f"UNWIND $rows AS r CREATE (n:{':'.join(labels_of(kind))} {{key: r[0]}}) "
+                  + _setters("n", columns, 1))
+        for chunk in _batches(nodes, batch):
+            created = engine.write_rows(cypher + " RETURN id(n)",
+                                        [[key] + [a.get(c) for c in columns] for key, a in chunk])
+            if len(created) != len(chunk):  # pragma: no cover - an engine that lost rows
+                raise KgError(f"the embedded engine created {len(created)} of {len(chunk)} "
+                              f"{kind} nodes; delete {CACHE_SUFFIX} folders and try again")
+            ids.update(zip((key for key, _ in chunk), created))
+    kind_of = dict(G.nodes(data="kind"))
+    by_type = {}
+    for u, v, rel, attrs in G.edges(keys=True, data=True):
+        if (kind_of[u], kind_of[v]) not in REL_ENDPOINTS.get(rel, ()):
+            raise KgError(f"graph has a {rel} edge from {kind_of[u]} to {kind_of[v]} "
+                          f"({u} -> {v}); rebuild it with `kg build`")
+        by_type.setdefault(rel, []).append((ids[u], ids[v], attrs))
+    for rel, edges in sorted(by_type.items()):
+        columns = _columns((a for _, _, a in edges), skip=())
+        cypher = ("UNWIND $rows AS r MATCH (a) WHERE id(a) = r[0] MATCH (b) WHERE id(b) = r[1] "
+                  f"CREATE (a)-[e:{rel}]->(b) " + _setters("e", columns, 2))
+        for chunk in _batches(edges, batch):
+            engine.write_rows(cypher, [[u, v] + [a.get(c) for c in columns]
+                                       for u, v, a in chunk])
     for label in NODE_KINDS:
         engine.write(f"CREATE INDEX FOR (n:{label}) ON (n.key)")
-    by_type = {}
-    kind = dict(G.nodes(data="kind"))
-    for u, v, rel, attrs in G.edges(keys=True, data=True):
-        if (kind[u], kind[v]) not in REL_ENDPOINTS.get(rel, ()):
-            raise KgError(f"graph has a {rel} edge from {kind[u]} to {kind[v]} "
-                          f"({u} -> {v}); rebuild it with `kg build`")
-        by_type.setdefault((rel, kind[u], kind[v]), []).append(
-            {"u": u, "v": v, "props": _props(attrs, drop=())})
-    for (rel, source, target), rows in sorted(by_type.items()):
-        for chunk in _batches(rows, batch):
-            engine.write(f"UNWIND $rows AS r MATCH (a:{source} {{key: r.u}}) "
-                         f"MATCH (b:{target} {{key: r.v}}) CREATE (a)-[e:{rel}]->(b) "
-                         "SET e += r.props", {"rows": chunk})
 
 
-def open_graph(G):
+def open_graph(G, *, timeout=QUERY_TIMEOUT):
     """A running engine holding ``G`` (not cached anywhere).
 
     >>> from kg.traverse import example_graph
@@ -249,7 +335,7 @@ def open_graph(G):
     ...     run("MATCH (a:Author {key: $key}) RETURN a.name AS name", {"key": "author:julia kempe"})
     [{'name': 'Julia Kempe'}]
     """
-    engine = EmbeddedEngine()
+    engine = EmbeddedEngine(timeout=timeout)
     try:
         load_into(engine, G)
     except BaseException:
@@ -288,7 +374,7 @@ def cached_rdb(graph_path):
     return rdb
 
 
-def materialise(graph_path):
+def materialise(graph_path, *, timeout=QUERY_TIMEOUT):
     """Load a graph file into a new engine and save its cache; returns the running engine.
 
     A cache folder that cannot be written is skipped: the engine still runs, uncached.
@@ -296,7 +382,7 @@ def materialise(graph_path):
     from kg.store import load_graph
 
     stamp = graph_stamp(graph_path)
-    engine = open_graph(load_graph(graph_path))
+    engine = open_graph(load_graph(graph_path), timeout=timeout)
     directory = cache_dir(graph_path)
     try:
         os.makedirs(directory, exist_ok=True)
@@ -310,7 +396,7 @@ def materialise(graph_path):
     return engine
 
 
-def embedded_runner(graph_path):
+def embedded_runner(graph_path, *, timeout=QUERY_TIMEOUT):
     """A runner over a saved graph: the cached engine when up to date, else a fresh one.
 
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
@@ -321,7 +407,7 @@ def embedded_runner(graph_path):
     rdb = cached_rdb(graph_path)
     if rdb is not None:
         try:
-            return EmbeddedEngine(rdb)
+            return EmbeddedEngine(rdb, timeout=timeout)
         except KgError:  # a cache this falkordblite cannot read: build it again
             pass
-    return materialise(graph_path)
+    return materialise(graph_path, timeout=timeout)

@@ -109,9 +109,14 @@ def node_rows(G, kinds):
             for n, a in G.nodes(data=True) if a.get("kind") in kinds]
 
 
+def forget(G):
+    """Drop the cached name indexes of ``G`` (after renaming nodes in place)."""
+    _INDEXES.pop(G, None)
+
+
 def graph_index(G, kinds):
-    """The NameIndex of ``G``'s nodes of ``kinds``, cached until the graph's size changes."""
-    stamp = (G.number_of_nodes(), G.number_of_edges())
+    """The NameIndex of ``G``'s nodes of ``kinds``, cached until its node count changes."""
+    stamp = G.number_of_nodes()
     per_graph = _INDEXES.setdefault(G, {})
     cached = per_graph.get(tuple(kinds))
     if cached is None or cached[0] != stamp:

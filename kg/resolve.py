@@ -13,25 +13,21 @@ from dataclasses import replace
 from extractors.lexicon import name_key
 from kg.schema import ENTITY_KINDS
 
-#: Mentions the pipeline emits for undefined coined names; kept only when resolved here
-#: or when seen in at least this many papers (then as keyphrase Concepts).
-UNDEFINED_RULE = "undefined-name"
-MIN_PAPERS_FOR_UNDEFINED = 2
-
-
 def _long_key(long_form):
     key = name_key(long_form)
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
 def acronym_definitions(items, graph=None):
-    """{short form: {long-form key: (long form, type, papers)}} over the corpus and graph."""
+    """{short form: {long-form key: (long form, type, papers)}} over the corpus and graph.
+
+    Only acronyms the lexicon does not know count: a known one has its canonical already."""
     defs = defaultdict(dict)
 
     def add(short, long_form, kind):
         key = _long_key(long_form)
         long_, kind_, n = defs[short].get(key, (long_form, kind, 0))
-        defs[short][key] = (long_, kind_, n + 1)
+        defs[short][key] = (min(long_, long_form), min(kind_, kind), n + 1)
 
     if graph is not None:
         for _, attrs in graph.nodes(data=True):
@@ -39,18 +35,30 @@ def acronym_definitions(items, graph=None):
                 add(attrs["name"], attrs["long_form"], attrs["kind"])
     for _, mentions in items:
         for m in mentions:
-            if m.long_form and m.canonical != m.long_form and m.rule.startswith("abbreviation"):
+            if m.long_form and m.canonical != m.long_form and m.rule == "abbreviation":
                 add(m.canonical, m.long_form, m.type)
     return defs
 
 
+def _distinct_meanings(longs):
+    """Long-form keys that are not variants of one another (one a prefix of the other,
+    as "chain-of-thought" and "chain-of-thought prompting", counts as one meaning)."""
+    keys = sorted(longs, key=len)
+    meanings = []
+    for key in keys:
+        if not any(key.startswith(k) for k in meanings):
+            meanings.append(key)
+    return meanings
+
+
 def display_names(items, graph=None):
-    """{(type, name key): display name}: the graph's name, else the most common form."""
+    """{(type, name key): display name}: the graph's name, else the most common form
+    (ties to the alphabetically first, so the input order does not matter)."""
     counts = defaultdict(Counter)
     for _, mentions in items:
         for m in mentions:
             counts[(m.type, name_key(m.canonical))][m.canonical] += 1
-    names = {k: c.most_common(1)[0][0] for k, c in counts.items()}
+    names = {k: min(c, key=lambda name: (-c[name], name)) for k, c in counts.items()}
     if graph is not None:
         for _, attrs in graph.nodes(data=True):
             kind, name = attrs.get("kind"), attrs.get("name")
@@ -67,35 +75,46 @@ def resolve_corpus(items, *, graph=None):
     """
     items = [(key, list(mentions)) for key, mentions in items]
     defs = acronym_definitions(items, graph)
-    unique = {short: next(iter(longs.values())) for short, longs in defs.items()
-              if len({kind for _, kind, _ in longs.values()}) == 1 and len(longs) == 1}
+    unique = {short: min(longs.values(), key=lambda v: (-v[2], v[0]))
+              for short, longs in sorted(defs.items())
+              if len({kind for _, kind, _ in longs.values()}) == 1
+              and len(_distinct_meanings(longs)) == 1}
     ambiguous = {short for short in defs if short not in unique}
     long_to_short = {}
-    for short, (long_form, kind, _) in unique.items():
+    for short, (long_form, kind, _) in sorted(unique.items()):
         long_to_short.setdefault((kind, _long_key(long_form)), short)
-    undefined_papers = Counter(name_key(m.canonical) for _, ms in items for m in
-                               {name_key(m.canonical): m for m in ms
-                                if m.rule == UNDEFINED_RULE}.values())
     resolved = []
     for key, mentions in items:
         out = []
         for m in mentions:
-            m = _resolve_mention(m, unique, ambiguous, long_to_short)
-            if m is None:
-                continue
-            if m.rule == UNDEFINED_RULE and m.type == "Concept" and \
-                    undefined_papers[name_key(m.canonical)] < MIN_PAPERS_FOR_UNDEFINED:
-                continue
-            out.append(m)
+            out.append(_resolve_mention(m, unique, ambiguous, long_to_short))
         resolved.append((key, out))
     names = display_names(resolved, graph)
-    return [(key, _merge([replace(m, canonical=names.get((m.type, name_key(m.canonical)),
-                                                          m.canonical)) for m in ms]))
+    long_forms = entity_long_forms(resolved, graph)
+    return [(key, _merge([replace(m, canonical=names.get(k, m.canonical),
+                                  long_form=long_forms.get(k, m.long_form))
+                          for m in ms for k in [(m.type, name_key(m.canonical))]]))
             for key, ms in resolved]
 
 
+def entity_long_forms(items, graph=None):
+    """{(type, name key): long form}: the graph's, else the most common one in the corpus
+    (ties to the alphabetically first), so every mention of an entity carries the same."""
+    counts = defaultdict(Counter)
+    for _, mentions in items:
+        for m in mentions:
+            if m.long_form:
+                counts[(m.type, name_key(m.canonical))][m.long_form] += 1
+    forms = {k: min(c, key=lambda lf: (-c[lf], lf)) for k, c in counts.items()}
+    if graph is not None:
+        for _, attrs in graph.nodes(data=True):
+            if attrs.get("kind") in ENTITY_KINDS and attrs.get("name") and attrs.get("long_form"):
+                forms[(attrs["kind"], name_key(attrs["name"]))] = attrs["long_form"]
+    return forms
+
+
 def _resolve_mention(m, unique, ambiguous, long_to_short):
-    """One mention with its corpus-wide name; None when it should be dropped."""
+    """One mention with its corpus-wide name, type and long form."""
     if m.canonical in ambiguous and m.long_form:
         return replace(m, canonical=f"{m.canonical} ({m.long_form})")
     if m.canonical in unique and not m.long_form:

@@ -8,11 +8,10 @@ Lookups go through ``kg.lookup``; a name that matches nothing raises ``kg.errors
 
 import math
 import weakref
-from collections import deque
-
 import networkx as nx
 
 from kg.lookup import find_node
+from kg.lookup import forget as _forget_names
 from kg.schema import (APPLIED_TO, AREA, AUTHOR, AUTHORED, BENCHMARK, CONCEPT_KINDS, DATASET,
                        IN_AREA, MENTION_RELS, METHOD, PAPER, PART_OF, SCHEMA_VERSION,
                        content_hash)
@@ -54,6 +53,49 @@ def papers_of(G, author):
 
 def authors_of(G, paper):
     return [a for a in G.predecessors(paper) if AUTHORED in G[a][paper]]
+
+
+_CACHE = weakref.WeakKeyDictionary()
+
+
+def cached(G, name, build):
+    """``build(G)``, computed once per graph and again when its node count changes.
+
+    (Counting a MultiDiGraph's edges takes a second on a large graph, so edges added between
+    existing nodes go unnoticed: call :func:`forget` after such an edit.)
+    """
+    stamp = G.number_of_nodes()
+    per_graph = _CACHE.setdefault(G, {})
+    if name not in per_graph or per_graph[name][0] != stamp:
+        per_graph[name] = (stamp, build(G))
+    return per_graph[name][1]
+
+
+def forget(G):
+    """Drop everything cached about ``G`` (after editing it in place)."""
+    _CACHE.pop(G, None)
+    _forget_names(G)
+
+
+def collaborations(G):
+    """{author key: {co-author key: [shared paper keys]}} for every author with a co-author.
+
+    Built once per graph (see :func:`cached`) for the traversals that walk many authors.
+    """
+    def build(G):
+        authors = {}
+        for a, p, rel in G.edges(keys=True):
+            if rel == AUTHORED:
+                authors.setdefault(p, []).append(a)
+        index = {}
+        for p, names in authors.items():
+            for a in names if len(names) > 1 else ():
+                shared = index.setdefault(a, {})
+                for b in names:
+                    if a != b:
+                        shared.setdefault(b, []).append(p)
+        return index
+    return cached(G, "collaborations", build)
 
 
 def _collaborators(G, author):
@@ -111,17 +153,52 @@ def coauthors_within(G, author, *, hops=2):
     return rows
 
 
-def _author_distances(G, target):
-    """Co-authorship distance of every author connected to ``target`` (breadth first)."""
-    distance = {target: 0}
-    queue = deque([target])
-    while queue:
-        x = queue.popleft()
-        for b in _collaborators(G, x):
-            if b not in distance:
-                distance[b] = distance[x] + 1
-                queue.append(b)
-    return distance
+def _bfs_level(index, frontier, seen):
+    """The next breadth-first level from ``frontier``; records distances in ``seen``."""
+    level = set()
+    depth = seen[next(iter(frontier))] + 1
+    for x in frontier:
+        for y in index.get(x, ()):
+            if y not in seen:
+                seen[y] = depth
+                level.add(y)
+    return level
+
+
+def shortest_chain_layers(index, a, b):
+    """The authors on shortest chains from ``a`` to ``b``, position by position, or None.
+
+    Breadth first from both ends (always the smaller frontier) until the searches meet at
+    length ``d``; the layers are then pruned outwards from a position both searches reached,
+    so that layer ``i`` holds exactly the authors at position ``i`` of some shortest chain.
+
+    >>> index = {"a": {"x": 1, "y": 1}, "x": {"a": 1, "b": 1}, "y": {"a": 1, "z": 1},
+    ...          "z": {"y": 1, "b": 1}, "b": {"x": 1, "z": 1}}
+    >>> [sorted(layer) for layer in shortest_chain_layers(index, "a", "b")]
+    [['a'], ['x'], ['b']]
+    >>> shortest_chain_layers({"a": {}, "b": {}}, "a", "b") is None
+    True
+    """
+    from_a, from_b = {a: 0}, {b: 0}
+    levels_a, levels_b = [{a}], [{b}]
+    while True:
+        meet = [x for x in levels_a[-1] if x in from_b] + [x for x in levels_b[-1] if x in from_a]
+        if meet:
+            d = min(from_a[x] + from_b[x] for x in meet)
+            break
+        levels, seen = min((levels_a, from_a), (levels_b, from_b), key=lambda s: len(s[0][-1]))
+        level = _bfs_level(index, levels[-1], seen)
+        if not level:
+            return None
+        levels.append(level)
+    k = max(0, d - (len(levels_b) - 1))
+    layers = {k: {x for x in levels_a[k] if from_b.get(x) == d - k}}
+    for i in range(k - 1, -1, -1):
+        layers[i] = {x for y in layers[i + 1] for x in index.get(y, ()) if from_a.get(x) == i}
+    for i in range(k + 1, d + 1):
+        layers[i] = {x for y in layers[i - 1] for x in index.get(y, ())
+                     if from_b.get(x) == d - i}
+    return [layers[i] for i in range(d + 1)]
 
 
 def collaboration_path(G, source, target):
@@ -141,17 +218,16 @@ def collaboration_path(G, source, target):
     """
     a = find_node(G, source, kinds=(AUTHOR,))
     b = find_node(G, target, kinds=(AUTHOR,))
-    distance = _author_distances(G, b)
-    if a == b or a not in distance:
+    index = collaborations(G)
+    layers = shortest_chain_layers(index, a, b) if a != b else None
+    if not layers:
         return []
     chain = [a]
-    while chain[-1] != b:
-        here = chain[-1]
-        chain.append(min(x for x in _collaborators(G, here)
-                         if distance.get(x) == distance[here] - 1))
+    for layer in layers[1:]:
+        chain.append(min(x for x in index[chain[-1]] if x in layer))
     rows = []
     for step, x in enumerate(chain):
-        shared = _collaborators(G, x).get(chain[step - 1], []) if step else []
+        shared = index[x][chain[step - 1]] if step else []
         rows.append({"step": step, "author": node_name(G, x), "key": x,
                      "papers": sorted(paper_name(G, p) for p in shared)})
     return rows
@@ -165,12 +241,11 @@ def top_collaborators(G, *, limit=10):
     Rémi Munos 3 3
     Julia Kempe 2 3
     """
-    rows = [{"author": node_name(G, a), "key": a, "coauthors": len(_collaborators(G, a)),
-             "papers": len(papers_of(G, a))}
-            for a in _nodes_of_kind(G, AUTHOR)]
-    rows = [r for r in rows if r["coauthors"]]
-    rows.sort(key=lambda r: (-r["coauthors"], r["author"], r["key"]))
-    return rows[:limit]
+    index = collaborations(G)
+    ranking = cached(G, "collaborator_ranking", lambda G: sorted(
+        index, key=lambda a: (-len(index[a]), node_name(G, a), a)))
+    return [{"author": node_name(G, a), "key": a, "coauthors": len(index[a]),
+             "papers": len(papers_of(G, a))} for a in ranking[:limit]]
 
 
 # ------------------------------------------------------------------- method <-> dataset
@@ -264,17 +339,9 @@ def top_method_dataset_pairs(G, *, limit=10):
 
 # ------------------------------------------------------------------ papers sharing concepts
 
-_PAPER_COUNTS = weakref.WeakKeyDictionary()
-
-
 def paper_count(G):
-    """Number of Paper nodes, cached until the graph's size changes."""
-    stamp = (G.number_of_nodes(), G.number_of_edges())
-    cached = _PAPER_COUNTS.get(G)
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, len(_nodes_of_kind(G, PAPER)))
-        _PAPER_COUNTS[G] = cached
-    return cached[1]
+    """Number of Paper nodes (cached until the graph's size changes)."""
+    return cached(G, "paper_count", lambda G: len(_nodes_of_kind(G, PAPER)))
 
 
 def _nodes_of_kind(G, kind):

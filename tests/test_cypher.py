@@ -208,14 +208,19 @@ def test_no_engine_outlives_its_process(graph_file, ending):
     script = ("import os, sys, time\n"
               "from kg.cypher import embedded_runner\n"
               "run = embedded_runner(sys.argv[1])\n"
-              "print(run.pid, flush=True)\n"
+              "print(run.pid, run.workdir, flush=True)\n"
+              "sys.stdin.readline()\n"
               "assert run('RETURN 1 AS x') == [{'x': 1}]\n"
               "if sys.argv[2] == 'exception': raise SystemExit('boom')\n"
               "if sys.argv[2] == 'sigkill': time.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", script, str(graph_file), ending],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    pid = int(proc.stdout.readline())
-    assert pid in server_pids()
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    pid, workdir = proc.stdout.readline().split()
+    pid = int(pid)
+    assert pid in server_pids() and os.path.isdir(workdir)
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
     if ending == "sigkill":
         time.sleep(0.2)
         proc.send_signal(signal.SIGKILL)
@@ -224,6 +229,10 @@ def test_no_engine_outlives_its_process(graph_file, ending):
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+    if ending == "sigkill":  # nothing ran to remove the socket folder; the next engine does
+        assert os.path.isdir(workdir)
+        cypher.sweep_stale_workdirs()
+    assert not os.path.exists(workdir)
 
 
 def test_cli_cypher(graph_file, capsys):
@@ -253,3 +262,23 @@ def test_cli_cypher_bad_query(graph_file, capsys):
     err = capsys.readouterr().err
     assert err.startswith("kg: error: the embedded Cypher engine (FalkorDB) cannot run") and \
         err.count("\n") == 1
+
+
+def test_a_runaway_query_is_stopped_with_a_clear_error():
+    with EmbeddedEngine(timeout=0.2) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) "
+                   "RETURN count(*) AS n")
+        assert engine("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 200}]
+
+
+@pytest.mark.parametrize("text", ['say "hi"\\', "line\nbreak\ttab", "bell\x07 and \x01",
+                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", ""])
+def test_strings_load_exactly(text):
+    G = example_graph()
+    G.nodes["author:ada lovelace"]["name"] = text
+    with open_graph(G) as run:
+        assert run("MATCH (a:Author {key: 'author:ada lovelace'}) RETURN a.name AS name") == [
+            {"name": text}]
+        assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]

@@ -259,3 +259,37 @@ def test_cli_query_errors_are_one_line(graph_file, capsys, argv, message):
     assert main(argv + ["-g", graph_file]) == 1
     err = capsys.readouterr().err
     assert err.startswith("kg: error: ") and message in err and err.count("\n") == 1
+
+
+def seed_cases(G):
+    """Anchors on the seed graph for every query: hubs, a method with datasets, a paper."""
+    kinds = dict(G.nodes(data="kind"))
+    applied = sorted((u, v) for u, v, k in G.edges(keys=True) if k == "APPLIED_TO")
+    papers = sorted((p for p, k in kinds.items() if k == "Paper"),
+                    key=lambda p: (-len(traverse.concepts_of(G, p)), p))
+    related = traverse.related_papers(G, papers[0], limit=1)
+    cases = {
+        "coauthors": [{"author": "Julia Kempe"}, {"author": "Remi Munos"}],
+        "coauthors_within": [{"author": "Julia Kempe", "hops": "2"}],
+        "collaboration_path": [{"source": "Yann Ollivier", "target": "Remi Munos"}],
+        "top_collaborators": [{"limit": "15"}],
+        "top_method_dataset_pairs": [{"limit": "15"}],
+        "related_papers": [{"paper": p, "limit": "10"} for p in papers[:3]],
+        "papers_with": [{"concept": c} for c in sorted(traverse.concepts_of(G, papers[0]))],
+        "shared_concepts": [{"paper": papers[0], "other": r["key"]} for r in related],
+        "datasets_of": [{"method": m} for m in sorted({u for u, _ in applied})[:5]],
+        "methods_on": [{"dataset": d, "include_parts": "true"}
+                       for d in sorted({v for _, v in applied})[:5]],
+    }
+    return cases
+
+
+def test_queries_match_python_on_the_seed_graph(seed_graph):
+    cases = seed_cases(seed_graph)
+    assert cases["datasets_of"] and cases["related_papers"] and cases["shared_concepts"]
+    with open_graph(seed_graph) as run:
+        for name, given_list in cases.items():
+            query = load_query(name)
+            for given in given_list:
+                rows = run_query(query, run, given)
+                assert rows == python_rows(seed_graph, query, given), (name, given)

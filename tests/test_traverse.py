@@ -144,3 +144,42 @@ def test_seed_graph_coauthors_of_julia_kempe(seed_graph):
     assert len(rows) == 13
     path = collaboration_path(seed_graph, "Yann Ollivier", "remi munos")
     assert [r["author"] for r in path] == ["Yann Ollivier", "Julia Kempe", "Remi Munos"]
+
+
+def random_collaboration_graph(seed, authors=30, papers=40):
+    import random
+
+    import networkx as nx
+    rng = random.Random(seed)
+    G = nx.MultiDiGraph(schema_version=1)
+    names = [f"author:a{i:02d}" for i in range(authors)]
+    for name in names:
+        G.add_node(name, kind="Author", name=name[7:].upper(), variants=[name[7:]])
+    for i in range(papers):
+        add_paper(G, f"P{i}", rng.sample(names, rng.choice([1, 2, 2, 3])))
+    return G
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_collaboration_path_is_the_first_shortest_chain(seed):
+    """Against brute force: every shortest chain in the co-author graph, smallest keys first."""
+    import itertools
+
+    import networkx as nx
+    G = random_collaboration_graph(seed)
+    authors = sorted(n for n, k in G.nodes(data="kind") if k == "Author")
+    projection = nx.Graph()
+    projection.add_nodes_from(authors)
+    for p in (n for n, k in G.nodes(data="kind") if k == "Paper"):
+        projection.add_edges_from(itertools.combinations(sorted(G.predecessors(p)), 2))
+    for a, b in itertools.permutations(authors[:12], 2):
+        rows = collaboration_path(G, a, b)
+        if not nx.has_path(projection, a, b):
+            assert rows == []
+            continue
+        expected = min(nx.all_shortest_paths(projection, a, b))
+        assert [r["key"] for r in rows] == expected
+        for before, row in zip(rows, rows[1:]):
+            assert row["papers"] and all(
+                before["key"] in G.pred[key] for key in
+                (k for k, t in G.nodes(data="title") if t in row["papers"]))

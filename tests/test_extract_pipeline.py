@@ -1,0 +1,97 @@
+"""The spaCy pipeline end to end on abstracts we wrote: mentions, types, roles, evidence."""
+
+import pytest
+
+from extractors.pipeline import build_nlp, extract_mentions, task_canonical
+from extractors.records import PaperRecord
+
+ABSTRACT = (
+    "Off-policy evaluation (OPE) is a core problem. "
+    "We propose OrderDP, a two-stage method that uses Group Relative Policy Optimization "
+    "(GRPO) to fine-tune Llama-3-8B and GPT-4o. "
+    "Experiments on CIFAR10, ImageNet-1k and the FooQA benchmark show higher accuracy and "
+    "F1 than PPO. OPE with GRPO is cheap.")
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_nlp()
+
+
+@pytest.fixture(scope="module")
+def mentions(nlp):
+    return {(m.type, m.canonical): m for m in nlp(ABSTRACT)._.mentions}
+
+
+def test_pipeline_is_blank_english_with_our_components(nlp):
+    assert nlp.pipe_names == ["gazetteer_cased", "gazetteer_lower", "paper_mentions"]
+    assert nlp.meta["lang"] == "en"
+
+
+def test_mentions_found_with_types_and_canonicals(mentions):
+    assert set(mentions) >= {
+        ("Task", "off-policy evaluation"), ("Method", "OrderDP"), ("Method", "GRPO"), ("Method", "Llama-3-8B"),
+        ("Method", "GPT-4o"), ("Dataset", "CIFAR-10"), ("Dataset", "ImageNet"),
+        ("Benchmark", "FooQA"), ("Metric", "accuracy"), ("Metric", "F1"), ("Method", "PPO")}
+
+
+def test_acronym_pair_is_one_entity_with_long_form(mentions):
+    grpo = mentions[("Method", "GRPO")]
+    assert grpo.text == "Group Relative Policy Optimization"
+    assert grpo.long_form == "Group Relative Policy Optimization"
+    assert grpo.rule == "abbreviation+lexicon"
+    assert "GRPO" not in [m.canonical for m in mentions.values() if m is not grpo]
+
+
+def test_roles(mentions):
+    assert mentions[("Method", "OrderDP")].role == "proposed"
+    assert mentions[("Method", "GRPO")].role == "used"
+    assert mentions[("Dataset", "CIFAR-10")].role == "used"
+
+
+def test_evidence_offsets_slice_the_abstract(mentions):
+    for m in mentions.values():
+        assert ABSTRACT[m.start:m.end] == m.text
+        assert m.text in m.sentence and m.sentence in ABSTRACT
+        assert 0 < m.score <= 1 and m.rule
+
+
+def test_part_of_from_the_lexicon(nlp):
+    (mnli,) = [m for m in nlp("We fine-tune on MNLI.")._.mentions if m.canonical == "MNLI"]
+    assert mnli.part_of == ("GLUE",)
+
+
+def test_no_mention_inside_a_hyphenated_name(nlp):
+    canon = {m.canonical for m in nlp("We build RL-MIA, a benchmark.")._.mentions}
+    assert "RL-MIA" in canon and "MIA" not in canon
+
+
+def test_generic_phrases_are_not_entities(nlp):
+    doc = nlp("Large language models (LLMs) and deep neural networks achieve state-of-the-art "
+              "results in extensive experiments.")
+    assert doc._.mentions == []
+
+
+def test_extract_mentions_streams_in_order_on_one_or_two_workers():
+    records = [PaperRecord(abstract=f"Paper {i} uses BERT and CIFAR-10.", source="t", index=i)
+               for i in range(30)] + [PaperRecord(abstract=ABSTRACT, source="t", index=30)]
+    one = list(extract_mentions(records))
+    two = list(extract_mentions(iter(records), workers=2))
+    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
+    assert [ms for _, ms in one] == [ms for _, ms in two]
+    assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
+
+
+@pytest.mark.parametrize("phrase, canonical", [
+    ("Multi-view clustering", "multi-view clustering"), ("regression tasks", "regression"),
+    ("OOD detection", "OOD detection")])
+def test_task_canonical(phrase, canonical):
+    assert task_canonical(phrase) == canonical
+
+
+def test_acronym_known_in_another_sense_is_not_taken_from_the_lexicon(nlp):
+    (m,) = [m for m in nlp("We study Self-Supervised Learning (SSL) at scale.")._.mentions]
+    assert (m.text, m.canonical, m.type) == ("Self-Supervised Learning",
+                                             "self-supervised learning", "Method")
+    (m,) = [m for m in nlp("We study semi-supervised learning (SSL) at scale.")._.mentions]
+    assert m.canonical == "semi-supervised learning" and m.type == "Task"

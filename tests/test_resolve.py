@@ -1,0 +1,98 @@
+"""Corpus-wide resolution: acronyms across abstracts, variants, ambiguity, graph entities."""
+
+import networkx as nx
+
+from extractors.records import Mention
+from kg.resolve import resolve_corpus
+from kg.schema import entity_key
+
+
+def mention(kind, text, canonical, *, rule="lexicon", long_form=None, start=0):
+    return Mention(type=kind, text=text, canonical=canonical, start=start,
+                   end=start + len(text), sentence=text, rule=rule, score=0.9,
+                   long_form=long_form)
+
+
+def by_paper(resolved):
+    return {key: {(m.type, m.canonical) for m in ms} for key, ms in resolved}
+
+
+def test_acronym_defined_once_resolves_bare_uses_elsewhere():
+    items = [
+        ("p1", [mention("Method", "Foo Bar Zap", "FBZ", rule="abbreviation",
+                        long_form="Foo Bar Zap")]),
+        ("p2", [mention("Concept", "FBZ", "FBZ", rule="coined-name")]),
+        ("p3", [mention("Task", "foo bar zap", "foo bar zap", rule="task-phrase")]),
+    ]
+    resolved = dict(resolve_corpus(items))
+    (bare,) = resolved["p2"]
+    assert (bare.type, bare.canonical, bare.long_form) == ("Method", "FBZ", "Foo Bar Zap")
+    assert [(m.type, m.canonical) for m in resolved["p3"]] == [("Task", "foo bar zap")]
+
+
+def test_long_form_alone_resolves_to_the_acronym_of_the_same_type():
+    items = [
+        ("p1", [mention("Method", "Foo Bar Zap", "FBZ", rule="abbreviation",
+                        long_form="Foo Bar Zap")]),
+        ("p2", [mention("Method", "foo bar zaps", "foo bar zaps", rule="title-case")]),
+    ]
+    resolved = dict(resolve_corpus(items))
+    (m,) = resolved["p2"]
+    assert (m.canonical, m.long_form) == ("FBZ", "Foo Bar Zap")
+    assert "foo bar zaps" in m.aliases
+
+
+def test_ambiguous_short_form_is_not_merged():
+    items = [
+        ("p1", [mention("Method", "Dual Path", "DP", rule="abbreviation", long_form="Dual Path")]),
+        ("p2", [mention("Method", "Deep Prior", "DP", rule="abbreviation",
+                        long_form="Deep Prior")]),
+        ("p3", [mention("Method", "DP", "DP", rule="coined-name")]),
+    ]
+    papers = by_paper(resolve_corpus(items))
+    assert papers["p1"] == {("Method", "DP (Dual Path)")}
+    assert papers["p2"] == {("Method", "DP (Deep Prior)")}
+    assert papers["p3"] == {("Method", "DP")}
+
+
+def test_variants_get_one_display_name():
+    items = [("p1", [mention("Dataset", "ImageNet-1k", "ImageNet-1k")]),
+             ("p2", [mention("Dataset", "ImageNet-1K", "ImageNet-1K")]),
+             ("p3", [mention("Dataset", "ImageNet 1K", "ImageNet-1K")])]
+    names = {m.canonical for _, ms in resolve_corpus(items) for m in ms}
+    assert names == {"ImageNet-1K"}
+
+
+def test_mentions_of_one_entity_in_a_paper_are_merged():
+    items = [("p1", [mention("Method", "Foo Bar", "FB", rule="abbreviation", long_form="Foo Bar"),
+                     mention("Method", "FB", "FB", rule="proposal", start=40)])]
+    (m,) = resolve_corpus(items)[0][1]
+    assert (m.canonical, m.start, m.role) == ("FB", 0, "used")
+    assert m.aliases == ("Foo Bar",)
+
+
+def test_graph_entities_inform_resolution():
+    G = nx.MultiDiGraph()
+    G.add_node(entity_key("Method", "FBZ"), kind="Method", name="FBZ", aliases=["Foo Bar Zap"],
+               long_form="Foo Bar Zap")
+    G.add_node(entity_key("Dataset", "CIFAR-10"), kind="Dataset", name="CIFAR-10", aliases=[],
+               long_form=None)
+    items = [("p9", [mention("Concept", "FBZ", "FBZ", rule="coined-name"),
+                     mention("Dataset", "cifar-10", "cifar-10")])]
+    assert by_paper(resolve_corpus(items, graph=G))["p9"] == {("Method", "FBZ"),
+                                                               ("Dataset", "CIFAR-10")}
+
+
+def test_order_and_shape_are_kept():
+    items = [(f"p{i}", []) for i in range(5)]
+    assert resolve_corpus(items) == items
+
+
+def test_long_form_variants_are_one_meaning():
+    items = [
+        ("p1", [mention("Method", "foo thought", "FT", rule="abbreviation",
+                        long_form="foo thought")]),
+        ("p2", [mention("Method", "foo thought prompting", "FT", rule="abbreviation",
+                        long_form="foo thought prompting")]),
+    ]
+    assert by_paper(resolve_corpus(items)) == {"p1": {("Method", "FT")}, "p2": {("Method", "FT")}}
