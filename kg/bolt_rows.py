@@ -12,8 +12,8 @@ Examples
 --------
 >>> merge_nodes_query("Method")
 'UNWIND $rows AS row MERGE (n:Method {key: row[0]}) SET n = row[1] SET n:Concept'
->>> write_relationships_query("AUTHORED", "Author", "Paper")
-'UNWIND $rows AS row MATCH (a:Author {key: row[0]}) MATCH (b:Paper {key: row[1]}) MERGE (a)-[r:AUTHORED]->(b) SET r = row[2]'
+>>> write_relationships_query("AUTHORED", "Author", "Paper")  # doctest: +ELLIPSIS
+'UNWIND $rows AS row MATCH (a:Author {key: row[0]}) ... MERGE (a)-[r:AUTHORED]->(b) SET r = row[2]'
 """
 
 import json
@@ -78,7 +78,7 @@ def delete_relationships_query(rel_type, src_kind, dst_kind):
 
 
 def orphans_query(kind):
-    """Nodes nothing points to (no incoming relationship, none with a Paper) and what they point to."""
+    """Nodes nothing points to (no incoming relationship, none with a Paper), and their targets."""
     return (f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) "
             f"WHERE NOT (n)<--() AND NOT (n)--(:{PAPER}) "
             "OPTIONAL MATCH (n)-->(m) RETURN n.key AS key, collect(m.key) AS targets")
@@ -147,7 +147,8 @@ def node_rows(G):
         attrs = G.nodes[key]
         kind = attrs.get("kind")
         if kind not in NODE_KINDS:
-            raise KgError(f"node {key!r} has kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
+            raise KgError(f"node {key!r} has kind {kind!r}; "
+                          f"expected one of {', '.join(NODE_KINDS)}")
         props = property_map(attrs, where=f"node {key!r}", skip=("kind", "key"))
         rows.setdefault(kind, []).append([key, {"key": key, **props}])
     return rows
@@ -185,7 +186,8 @@ def stale_relationships(G, existing):
     >>> G = nx.MultiDiGraph()
     >>> G.add_edge("paper:a", "method:x", key="USES")
     'USES'
-    >>> sorted(stale_relationships(G, [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]))
+    >>> on_server = [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]
+    >>> sorted(stale_relationships(G, on_server))
     [('USES', 'paper:a', 'method:y')]
     """
     return {(t, s, d) for t, s, d in existing

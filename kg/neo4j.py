@@ -227,10 +227,12 @@ def connection_error(exc, settings):
                          "another with --database / NEO4J_DATABASE")
     if isinstance(exc, neo4j.exceptions.ServiceUnavailable):
         return BoltError(f"cannot reach a Bolt server at {where}: is it running "
-                         "(docker compose -f docker/compose.yml up -d --wait) and is the URI right?")
+                         "(docker compose -f docker/compose.yml up -d --wait) and is the URI "
+                         "right?")
     if isinstance(exc, neo4j.exceptions.DatabaseError) and settings.password:
         return BoltError(f"{where} refused the connection ({exc.message}); check "
-                         "--user/--password, or connect without a password if the server needs none")
+                         "--user/--password, or connect without a password if the server "
+                         "needs none")
     message = getattr(exc, "message", None) or str(exc)
     return BoltError(f"{where}: {message}")
 
@@ -358,8 +360,9 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
             for group, rows in rels.items():
                 create, update, unchanged = changes(group, rows, existing)
                 report.relationships += len(unchanged)
-                writer.write_rows("relationships", create, 2, _RelationshipStatements(*group, "CREATE"))
-                writer.write_rows("relationships", update, 2, _RelationshipStatements(*group, "MERGE"))
+                for verb, part in (("CREATE", create), ("MERGE", update)):
+                    writer.write_rows("relationships", part, 2,
+                                      _RelationshipStatements(*group, verb))
         with writer.step("orphans"):
             writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
@@ -372,15 +375,15 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
 
 
 def changes(group, rows, existing):
-    """Split a group's rows into (to create, to MERGE, unchanged) against the server's relationships.
+    """Split a group's rows into (to create, to MERGE, unchanged) against the server's.
 
     ``existing`` maps ``(type, source, target)`` to properties for every relationship the
     server has that the push read; a row it could not have read is MERGEd.
 
     >>> group = ("USES", "Paper", "Method")
-    >>> rows = [["paper:a", "method:x", {"s": 1}], ["paper:a", "method:y", {}], ["paper:a", "method:z", {}]]
-    >>> changes(group, rows, {("USES", "paper:a", "method:x"): {"s": 2}, ("USES", "paper:a", "method:y"): {}})
-    ([['paper:a', 'method:z', {}]], [['paper:a', 'method:x', {'s': 1}]], [['paper:a', 'method:y', {}]])
+    >>> rows = [["p:a", "m:x", {"s": 1}], ["p:a", "m:y", {}], ["p:a", "m:z", {}]]
+    >>> changes(group, rows, {("USES", "p:a", "m:x"): {"s": 2}, ("USES", "p:a", "m:y"): {}})
+    ([['p:a', 'm:z', {}]], [['p:a', 'm:x', {'s': 1}]], [['p:a', 'm:y', {}]])
     """
     rel_type, src_kind, dst_kind = group
     was_read = PAPER in (src_kind, dst_kind) or src_kind in owner_kinds()
@@ -522,7 +525,8 @@ class _Writer:
         for kind in [PAPER] + owner_kinds():
             keys = sorted(k for k, a in G.nodes(data=True) if a["kind"] == kind)
             for batch in self._key_batches(keys):
-                for row in self.connection.read(existing_relationships_query(kind), {"rows": batch}):
+                cypher = existing_relationships_query(kind)
+                for row in self.connection.read(cypher, {"rows": batch}):
                     src, dst = ((row["node"], row["other"]) if row["outgoing"]
                                 else (row["other"], row["node"]))
                     existing[(row["type"], src, dst)] = row["props"]

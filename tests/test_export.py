@@ -24,7 +24,8 @@ def test_neo4j_csv_headers_and_rows(tmp_path):
     methods = read_csv(tmp_path / "nodes-Method.csv")
     assert methods[0] == ["key:ID", "aliases:string[]", "long_form", "name", ":LABEL"]
     lora = next(row for row in methods if row[0] == "method:lora")
-    assert lora == ["method:lora", "Low-Rank Adaptation", "", "LoRA", f"Method{ARRAY_DELIMITER}Concept"]
+    assert lora == ["method:lora", "Low-Rank Adaptation", "", "LoRA",
+                    f"Method{ARRAY_DELIMITER}Concept"]
     papers = read_csv(tmp_path / "nodes-Paper.csv")
     assert papers[0] == ["key:ID", "abstract", "area", "hash", "label", "sources:string[]",
                          "title", "venue", "year:int", ":LABEL"]
@@ -32,7 +33,8 @@ def test_neo4j_csv_headers_and_rows(tmp_path):
     mix = next(row for row in papers if row[0] == paper("mix"))
     assert mix[1] == G.nodes[paper("mix")]["abstract"]
     authored = read_csv(tmp_path / "relationships-AUTHORED.csv")
-    assert authored[0] == [":START_ID", ":END_ID", ":TYPE", "position:int", "truncated_list:boolean"]
+    assert authored[0] == [":START_ID", ":END_ID", ":TYPE", "position:int",
+                           "truncated_list:boolean"]
     assert len(authored) == 1 + 7 and authored[1][2:] in (["AUTHORED", "1", "false"],
                                                           ["AUTHORED", "2", "false"],
                                                           ["AUTHORED", "3", "false"])

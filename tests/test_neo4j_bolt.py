@@ -44,7 +44,8 @@ def test_push_writes_every_node_label_and_property(connection):
     report = kn.push(G, connection)
     assert (report.nodes, report.relationships) == (17, 30)
     assert server_state(connection) == expected_state(G)
-    indexed = {row["label"] for row in connection.read("CALL db.indexes() YIELD label RETURN label")}
+    rows = connection.read("CALL db.indexes() YIELD label RETURN label")
+    indexed = {row["label"] for row in rows}
     assert indexed == {"Paper", "Author", "Method", "Dataset", "Benchmark", "Task", "Metric",
                        "Concept", "Area"}
 
@@ -130,7 +131,8 @@ def test_runner_reads_and_refuses_writes_in_read_mode(connection):
         run("CREATE (:Paper {key: 'paper:new'})")
     assert run("MATCH (p:Paper) RETURN count(p) AS n") == [{"n": 3}]
     writer = kn.BoltRunner(connection, write=True)
-    assert writer("CREATE (p:Paper {key: 'paper:new'}) RETURN p.key AS key") == [{"key": "paper:new"}]
+    created = writer("CREATE (p:Paper {key: 'paper:new'}) RETURN p.key AS key")
+    assert created == [{"key": "paper:new"}]
     assert run("MATCH (p:Paper) RETURN count(p) AS n") == [{"n": 4}]
 
 

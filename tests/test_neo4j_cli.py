@@ -71,5 +71,6 @@ def test_export_neo4j_csv_prints_the_import_command(graph_file, tmp_path, capsys
 
 
 def test_export_graphml(graph_file, tmp_path):
-    assert main(["export", "--format", "graphml", str(tmp_path / "g.graphml"), "-g", graph_file]) == 0
+    output = str(tmp_path / "g.graphml")
+    assert main(["export", "--format", "graphml", output, "-g", graph_file]) == 0
     assert (tmp_path / "g.graphml").read_text().count("<node ") == 17
