@@ -19,7 +19,7 @@ from pathlib import Path
 from extractors.records import PaperRecord
 
 FORMATS = ("conference", "daily", "jsonl", "json", "csv", "bibtex")
-LISTING_SUFFIXES = {".txt": None, ".md": None, ".jsonl": "jsonl", ".ndjson": "jsonl",
+LISTING_SUFFIXES = {".txt": None, ".jsonl": "jsonl", ".ndjson": "jsonl",
                     ".json": "json", ".csv": "csv", ".bib": "bibtex"}
 CONFERENCE_HEADERS = {"论文检索", "paper search"}
 DAILY_HEADERS = {"daily papers"}

@@ -168,6 +168,7 @@ def test_directories_globs_and_repeated_files(tmp_path):
     a = write(sub, "a.txt", f"Daily Papers\n\n{ABSTRACT_A}\n")
     write(sub, "b.jsonl", json.dumps({"abstract": ABSTRACT_B}) + "\n")
     write(sub, "notes.log", "ignored")
+    write(sub, "README.md", "# About these listings\n\nNot a paper, so not read.\n")
     records, problems = read([sub, a, str(sub / "*.jsonl")])
     assert problems == []
     assert sorted(r.source for r in records) == ["a.txt", "b.jsonl"]
