@@ -79,6 +79,15 @@ def test_nodes_come_back_as_property_dicts(run):
     assert rows == [{"b": {"key": "benchmark:glue", "name": "GLUE", "aliases": []}}]
 
 
+def test_relationships_and_paths_come_back_as_plain_data(run):
+    rows = run("MATCH p = (a:Author {key: 'author:ada lovelace'})-[r:AUTHORED]->(x) "
+               "RETURN p, r")
+    assert rows[0]["r"] == {"position": 1, "truncated_list": False}
+    assert [n["key"] for n in rows[0]["p"]] == ["author:ada lovelace",
+                                               rows[0]["p"][1]["key"]]
+    assert rows[0]["p"][1]["title"] == "Lonely Paper"
+
+
 def test_parameters_are_data_not_cypher(run):
     assert run("MATCH (a:Author) WHERE a.name = $name RETURN a.key AS key",
                {"name": "x' OR 1=1 //"}) == []
