@@ -108,7 +108,7 @@ def build_real_graph(path):
     return seconds
 
 
-def samples(G, *, n, seed):
+def samples(G, *, n, seed, paths=10):
     """Anchors for each traversal: random ones plus the biggest hubs."""
     rng = random.Random(seed)
     by_kind = {}
@@ -126,7 +126,7 @@ def samples(G, *, n, seed):
     targets = sorted({t for m in methods for t in G.successors(m)})
     concepts = [c for kind in ("Concept", METHOD, DATASET) for c in by_kind.get(kind, [])]
     concepts = rng.sample(concepts, min(n, len(concepts)))
-    pairs = list(zip(chosen_authors, reversed(chosen_authors)))
+    pairs = list(zip(chosen_authors, reversed(chosen_authors)))[:paths]
     return {
         "coauthors": [{"author": a} for a in chosen_authors],
         "coauthors_within": [{"author": a, "hops": 2} for a in chosen_authors],

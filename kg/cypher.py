@@ -41,6 +41,9 @@ LAYOUT_VERSION = 2
 BATCH = 5000
 START_TIMEOUT = 30.0
 QUERY_TIMEOUT = 60.0
+#: FalkorDB checks its time limit between operations (not inside allShortestPaths), so the
+#: client also gives up this many seconds after it.
+CLIENT_GRACE = 5.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
 WORKDIR_PREFIX = "kg-falkordb-"
@@ -127,7 +130,8 @@ class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
     ``rdb`` is a saved database to open (read-only use; the server never writes it).
-    A query running longer than ``timeout`` seconds is stopped with a CypherError.
+    A query running longer than ``timeout`` seconds fails with a CypherError (the server
+    stops it, or the client stops waiting ``CLIENT_GRACE`` seconds later).
     """
 
     def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
@@ -152,7 +156,7 @@ class EmbeddedEngine:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
         try:
-            self.db = self._connect(socket, falkordb)
+            self.db = self._connect(socket, falkordb, timeout + CLIENT_GRACE)
         except BaseException:
             self.process.kill()
             self.process.wait()
@@ -162,7 +166,7 @@ class EmbeddedEngine:
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
 
-    def _connect(self, socket, falkordb):
+    def _connect(self, socket, falkordb, socket_timeout):
         """A client of the starting server, once it answers (it may be loading a database)."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
@@ -170,7 +174,8 @@ class EmbeddedEngine:
                 raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
             if os.path.exists(socket):
                 try:
-                    db = falkordb.FalkorDB(unix_socket_path=socket)
+                    db = falkordb.FalkorDB(unix_socket_path=socket,
+                                           socket_timeout=socket_timeout)
                     db.connection.ping()
                     return db
                 except Exception:  # still loading the saved database, or failing to
@@ -193,8 +198,12 @@ class EmbeddedEngine:
 
     def __call__(self, cypher, params=None):
         """Run a read-only query; rows as dicts in RETURN order."""
+        import redis
+
         try:
             result = self.graph.ro_query(cypher, params or {})
+        except redis.exceptions.TimeoutError:
+            raise engine_error("timed out") from None
         except Exception as exc:
             if self.process.poll() is not None:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None

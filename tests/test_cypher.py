@@ -291,3 +291,16 @@ def test_strings_load_exactly(text):
         assert run("MATCH (a:Author {key: 'author:ada lovelace'}) RETURN a.name AS name") == [
             {"name": text}]
         assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
+    import time
+    monkeypatch.setattr(cypher, "CLIENT_GRACE", -59.7)  # the client waits 0.3 s, the server 60
+    with EmbeddedEngine(timeout=60) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        start = time.monotonic()
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) RETURN count(*) AS n")
+        assert time.monotonic() - start < 5
+        pid = engine.pid
+    assert not alive(pid)
