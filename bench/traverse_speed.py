@@ -203,7 +203,10 @@ def main(argv=None):
             run("MATCH (a:Author) RETURN count(a) AS n", {})
             report["first_query_cached_s"] = round(time.perf_counter() - start, 3)
             cypher, mismatches, all_timeouts = {}, [], []
-            for name, params_list in cases.items():
+            # the path query last: a chain FalkorDB cannot finish keeps a worker thread busy
+            order = sorted(cases, key=lambda name: name == "collaboration_path")
+            for name in order:
+                params_list = cases[name]
                 print(f"cypher {name}", file=sys.stderr, flush=True)
                 query = load_query(name)
                 texts = [{k: str(v).lower() if isinstance(v, bool) else str(v)
@@ -226,10 +229,11 @@ def main(argv=None):
                 cypher[name] = summarise(seconds or [float("nan")])
                 cypher[name]["timeouts"] = len(timeouts)
                 all_timeouts += timeouts
+                lookups = []
+                for t in texts[:3] if not timeouts else ():
+                    lookups.append(timed(run_query, query, run, t)[0])
                 cypher[name]["with_name_lookup_median_ms"] = summarise(
-                    [timed(run_query, query, run, t)[0] for t in texts[:3]
-                     if f"{name} {params_list[texts.index(t)]}" not in timeouts]
-                    or [float("nan")])["median_ms"]
+                    lookups or [float("nan")])["median_ms"]
             report["cypher"] = cypher
             report["mismatches"] = mismatches
             report["timeouts"] = all_timeouts
@@ -261,6 +265,7 @@ def format_report(report):
                  f"{'cypher median/p90/max ms':>26}  {'+lookup':>8}")
     for name in report["python"]:
         p, c = report["python"][name], report["cypher"][name]
+        name = f"{name} ({c['timeouts']} t/o)" if c["timeouts"] else name
         lines.append(f"{name:26} {p['median_ms']:>8.2f} {p['p90_ms']:>8.2f} {p['max_ms']:>8.2f}"
                      f"   {c['median_ms']:>8.2f} {c['p90_ms']:>8.2f} {c['max_ms']:>8.2f}"
                      f"  {c['with_name_lookup_median_ms']:>8.2f}")
