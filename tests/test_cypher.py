@@ -283,7 +283,8 @@ def test_a_runaway_query_is_stopped_with_a_clear_error():
 
 
 @pytest.mark.parametrize("text", ['say "hi"\\', "line\nbreak\ttab", "bell\x07 and \x01",
-                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", ""])
+                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", "",
+                                  r"latex \url{x} \u0041 \\u0042", "mixed \x02 \\u0003"])
 def test_strings_load_exactly(text):
     G = example_graph()
     G.nodes["author:ada lovelace"]["name"] = text
