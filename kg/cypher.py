@@ -200,10 +200,15 @@ class EmbeddedEngine:
         """Run a read-only query; rows as dicts in RETURN order."""
         import redis
 
+        if not self._finalizer.alive:
+            raise KgError("the embedded Cypher engine is closed; open a new one")
         try:
             result = self.graph.ro_query(cypher, params or {})
         except redis.exceptions.TimeoutError:
-            raise engine_error("timed out") from None
+            # the server is still running it and cannot be told to stop: stop the server
+            self.close()
+            raise CypherError("the query ran past the embedded engine's time limit and the "
+                              "engine was stopped; anchor the query on fewer nodes") from None
         except Exception as exc:
             if self.process.poll() is not None:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None

@@ -8,7 +8,7 @@ import pytest
 
 from kg import cypher
 from kg.cypher import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
-from kg.errors import GraphFileError
+from kg.errors import GraphFileError, KgError
 from kg.schema import labels_of
 from kg.store import save_graph
 from kg.traverse import example_graph
@@ -303,5 +303,6 @@ def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
         with pytest.raises(CypherError, match="time limit"):
             engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) RETURN count(*) AS n")
         assert time.monotonic() - start < 5
-        pid = engine.pid
-    assert not alive(pid)
+        assert not alive(engine.pid)  # it could not be told to stop that query
+        with pytest.raises(KgError, match="closed"):
+            engine("RETURN 1 AS one")
