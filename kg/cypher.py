@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -107,23 +108,43 @@ def _stop(process, client, workdir):
 
 def sweep_stale_workdirs():
     """Remove the socket folders left by processes that died without closing their engine
-    (killed: their server died with them, the folder stayed)."""
+    (killed: their server died with them, the folder stayed): folders whose owner process
+    is gone, or that lost their owner file and whose socket no server listens on."""
     root = tempfile.gettempdir()
     for name in os.listdir(root):
-        if not name.startswith(WORKDIR_PREFIX):
-            continue
         folder = os.path.join(root, name)
-        try:
-            with open(os.path.join(folder, OWNER_FILE)) as fh:
-                owner = int(fh.read())
-        except (OSError, ValueError):
-            continue
-        try:
-            os.kill(owner, 0)
-        except ProcessLookupError:
+        if name.startswith(WORKDIR_PREFIX) and _abandoned(folder):
             shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:
-            pass
+
+
+def _abandoned(folder):
+    try:
+        with open(os.path.join(folder, OWNER_FILE)) as fh:
+            owner = int(fh.read())
+    except (OSError, ValueError):
+        try:
+            old = time.time() - os.stat(folder).st_mtime > 60
+        except OSError:
+            return False
+        return old and not _listening(os.path.join(folder, "redis.sock"))
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    return False
+
+
+def _listening(path):
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 class EmbeddedEngine:
@@ -142,10 +163,10 @@ class EmbeddedEngine:
         self.workdir = tempfile.mkdtemp(prefix=WORKDIR_PREFIX)
         with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
             fh.write(str(os.getpid()))
-        socket = os.path.join(self.workdir, "redis.sock")
+        socket_path = os.path.join(self.workdir, "redis.sock")
         directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
                                                                                  RDB_NAME)
-        command = [executable, "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700",
+        command = [executable, "--port", "0", "--unixsocket", socket_path, "--unixsocketperm", "700",
                    "--dir", directory, "--dbfilename", filename, "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
                    "--logfile", os.path.join(self.workdir, "redis.log"),
@@ -156,7 +177,7 @@ class EmbeddedEngine:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
         try:
-            self.db = self._connect(socket, falkordb, timeout + CLIENT_GRACE)
+            self.db = self._connect(socket_path, falkordb, timeout + CLIENT_GRACE)
         except BaseException:
             self.process.kill()
             self.process.wait()
@@ -166,15 +187,15 @@ class EmbeddedEngine:
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
 
-    def _connect(self, socket, falkordb, socket_timeout):
+    def _connect(self, socket_path, falkordb, socket_timeout):
         """A client of the starting server, once it answers (it may be loading a database)."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if self.process.poll() is not None:
                 raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
-            if os.path.exists(socket):
+            if os.path.exists(socket_path):
                 try:
-                    db = falkordb.FalkorDB(unix_socket_path=socket,
+                    db = falkordb.FalkorDB(unix_socket_path=socket_path,
                                            socket_timeout=socket_timeout)
                     db.connection.ping()
                     return db

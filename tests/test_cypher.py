@@ -306,3 +306,24 @@ def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
         assert not alive(engine.pid)  # it could not be told to stop that query
         with pytest.raises(KgError, match="closed"):
             engine("RETURN 1 AS one")
+
+
+def test_sweep_removes_only_abandoned_folders():
+    import socket
+    import tempfile
+    import time
+    folders = [tempfile.mkdtemp(prefix=cypher.WORKDIR_PREFIX) for _ in range(3)]
+    for folder in folders:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(os.path.join(folder, "redis.sock"))
+        server.close()  # nothing listens there any more
+    old = time.time() - 3600
+    os.utime(folders[0], (old, old))  # long abandoned
+    with open(os.path.join(folders[1], cypher.OWNER_FILE), "w") as fh:
+        fh.write(str(os.getpid()))  # owned by a live process
+    os.utime(folders[1], (old, old))
+    cypher.sweep_stale_workdirs()  # folders[2] is too new to judge
+    assert [os.path.isdir(f) for f in folders] == [False, True, True]
+    for folder in folders[1:]:
+        import shutil
+        shutil.rmtree(folder)
