@@ -13,7 +13,7 @@ from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
 from kg.resolve import resolve_corpus
-from kg.store import load_graph, save_graph
+from kg.store import load_graph, load_mentions, save_graph
 
 
 @dataclass
@@ -67,43 +67,46 @@ def plan_records(G, records, *, reingest=False):
 
 def reset_paper(G, key, record):
     """Forget what the graph knew of a paper whose abstract changed."""
-    touched = {u for u, _, _ in G.in_edges(key, keys=True)} | set(G.successors(key))
+    touched = set(G.predecessors(key)) | set(G.successors(key))
     G.remove_edges_from(list(G.in_edges(key, keys=True)) + list(G.out_edges(key, keys=True)))
-    methods = kgraph.methods_near(G, touched)
-    attrs = G.nodes[key]
-    attrs.update(abstract=record.abstract, hash=S.content_hash(record.abstract), label=None,
-                 area=None)
-    kgraph.update_applied_to(G, methods)
+    G.nodes[key].update(abstract=record.abstract, hash=S.content_hash(record.abstract),
+                        label=None, area=None)
     kgraph.prune_orphans(G, touched)
 
 
-def add_extractions(G, extracted):
-    """Apply resolved (paper key, mentions) pairs: edges, labels, APPLIED_TO, pruning."""
-    touched = set()
-    for key, mentions in resolve_corpus(extracted, graph=G):
-        touched |= kgraph.set_mentions(G, key, mentions)
-    kgraph.update_applied_to(G, kgraph.methods_near(G, touched))
-    kgraph.prune_orphans(G, touched)
+def assemble_mentions(G, mentions):
+    """(Re)build the entity layer of ``G`` from every paper's unresolved ``mentions``.
+
+    Names are resolved over the whole corpus, so a graph built in several steps equals the
+    graph built at once from the same inputs.
+    """
+    G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
+    kgraph.add_entity_layer(G, resolve_corpus(sorted(mentions.items())))
 
 
-def build_graph(inputs, *, graph=None, format=None, workers=1, reingest=False, progress=False):
-    """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport)."""
+def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,
+                progress=False):
+    """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
+
+    ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
+    it); papers extracted now are added to it.
+    """
     started = time.perf_counter()
     G = kgraph.new_graph() if graph is None else graph
+    mentions = {} if mentions is None else mentions
     problems = []
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report = plan_records(G, records, reingest=reingest)
     report.problems = problems
     bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
                file=sys.stderr, mininterval=0.5)
-    extracted = []
     keys = [k for k, _ in to_extract]
-    for key, (_, mentions) in zip(keys, extract_mentions((r for _, r in to_extract),
-                                                         workers=workers)):
-        extracted.append((key, mentions))
+    for key, (_, found) in zip(keys, extract_mentions((r for _, r in to_extract),
+                                                      workers=workers)):
+        mentions[key] = found
         bar.update()
     bar.close()
-    add_extractions(G, extracted)
+    assemble_mentions(G, mentions)
     report.seconds = time.perf_counter() - started
     return G, report
 
@@ -116,15 +119,17 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
     the file is then left as it was.
     """
     started = time.perf_counter()
-    G = load_graph(output) if os.path.exists(output) and not fresh else None
-    G, report = build_graph(inputs, graph=G, format=format, workers=workers,
-                            reingest=reingest, progress=progress)
+    G, mentions = None, {}
+    if os.path.exists(output) and not fresh:
+        G, mentions = load_graph(output), load_mentions(output)
+    G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
+                            workers=workers, reingest=reingest, progress=progress)
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     if strict and report.problems:
         raise InputError(f"{len(report.problems)} bad input(s) and --strict given; first: "
                          f"{report.problems[0]}")
-    report.graph_path = save_graph(G, output)
+    report.graph_path = save_graph(G, output, mentions=mentions)
     report.seconds = time.perf_counter() - started
     return G, report

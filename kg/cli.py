@@ -71,7 +71,10 @@ def open_runner(args):
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
     if getattr(args, "uri", None):
         from kg.neo4j import bolt_runner
-        return bolt_runner(uri=args.uri)
+        return bolt_runner(uri=args.uri, user=args.user, password=args.password,
+                           database=args.database, write=args.write)
+    if args.write:
+        raise KgError("--write needs --uri: the embedded engine is read-only")
     from kg.cypher import embedded_runner
     return embedded_runner(graph_path(args))
 
@@ -108,9 +111,23 @@ def add_output_options(parser):
                         help="a query parameter (repeatable)")
     parser.add_argument("--uri", metavar="URI",
                         help="run on this Bolt server (Neo4j) instead of the embedded engine")
+    parser.add_argument("--user", help="with --uri: user name (default: $NEO4J_USERNAME or neo4j)")
+    parser.add_argument("--password", help="with --uri: password (default: $NEO4J_PASSWORD)")
+    parser.add_argument("--database", help="with --uri: database (default: $NEO4J_DATABASE)")
+    parser.add_argument("--write", action="store_true",
+                        help="with --uri: allow writes (default: read access mode)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print rows as a JSON array")
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
+
+
+# ---------------------------------------------------------------- viz
+
+def positive_int(text):
+    """argparse type: an integer of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
 
 
 def cmd_viz(args):
@@ -122,6 +139,76 @@ def cmd_viz(args):
                         paper=args.paper, concept=args.concept)
     print(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
     return 0
+
+# ---------------------------------------------------------------- push, export (Neo4j)
+
+def cmd_push(args):
+    from kg.neo4j import connect, push, terminal_progress
+    from kg.store import load_graph
+
+    G = load_graph(graph_path(args))
+    with connect(uri=args.uri, user=args.user, password=args.password,
+                 database=args.database) as connection:
+        report = push(G, connection, batch_size=args.batch_size,
+                      max_batch_bytes=args.max_batch_bytes,
+                      progress=None if args.quiet else terminal_progress())
+    if not args.quiet:
+        print(f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "
+              f"in {report.seconds:.1f} s, {report.statements:,} statements.")
+    return 0
+
+
+def cmd_export(args):
+    from kg.export import export_graph
+    from kg.store import load_graph
+
+    command = export_graph(load_graph(graph_path(args)), args.output, format=args.format,
+                           import_dir=args.import_dir)
+    print(f"Wrote {args.format} to {os.path.abspath(args.output)}")
+    if command:
+        print(f"Import offline (Neo4j stopped) with:\n  {command}")
+    return 0
+
+
+def add_push_parser(sub):
+    from kg.neo4j import DEFAULT_BATCH_SIZE
+
+    p = sub.add_parser(
+        "push", help="write the graph to Neo4j (or another Bolt server)",
+        description="Write the graph to a Bolt server with MERGE on key: idempotent, and a "
+                    "re-push after a re-ingest replaces changed papers' edges. Connection "
+                    "settings default to NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD, "
+                    "NEO4J_DATABASE.",
+        epilog="Example: kg push -g graph.kg --uri bolt://localhost:7687 --password secret")
+    add_graph_option(p)
+    p.add_argument("--uri", help="Bolt URI (default: $NEO4J_URI or bolt://localhost:7687)")
+    p.add_argument("--user", help="user name (default: $NEO4J_USERNAME or neo4j)")
+    p.add_argument("--password", help="password (default: $NEO4J_PASSWORD; none: no auth)")
+    p.add_argument("--database", help="database name (default: $NEO4J_DATABASE or the server's)")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, metavar="ROWS",
+                   help=f"rows per statement at most (default: {DEFAULT_BATCH_SIZE})")
+    p.add_argument("--max-batch-bytes", type=int, default=None, metavar="BYTES",
+                   help="serialised bytes per statement at most (default: 8 MiB on Neo4j, "
+                        "3,900 on servers without constraints such as FalkorDB)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(func=cmd_push)
+
+
+def add_export_parser(sub):
+    from kg.export import FORMATS
+
+    p = sub.add_parser(
+        "export", help="write the graph as neo4j-admin CSV files, GraphML or GEXF",
+        description="Write the graph for other tools: neo4j-csv (a directory of files for "
+                    "neo4j-admin database import full, and the command), graphml, gexf.",
+        epilog="Example: kg export --format neo4j-csv out/import -g graph.kg")
+    add_graph_option(p)
+    p.add_argument("--format", choices=FORMATS, required=True)
+    p.add_argument("output", metavar="OUTPUT", help="a directory (neo4j-csv) or a file")
+    p.add_argument("--import-dir", metavar="DIR",
+                   help="where neo4j-admin sees the CSV files, for the printed command "
+                        "(e.g. /import in the container; default: OUTPUT)")
+    p.set_defaults(func=cmd_export)
 
 
 # ---------------------------------------------------------------- parser
@@ -193,16 +280,19 @@ def build_parser():
         epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
     add_graph_option(p)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
-    p.add_argument("--top", type=int, default=150, metavar="N",
+    p.add_argument("--top", type=positive_int, default=150, metavar="N",
                    help="nodes on the overview, by degree (default: 150)")
     p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
-    p.add_argument("--depth", type=int, default=1, metavar="K",
+    p.add_argument("--depth", type=positive_int, default=1, metavar="K",
                    help="co-authorship steps for --author (default: 1)")
     p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
     p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")
     p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
     p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
     p.set_defaults(func=cmd_viz)
+
+    add_push_parser(sub)
+    add_export_parser(sub)
     return parser
 
 

@@ -87,94 +87,85 @@ def mention_edges(G, paper):
             if k in S.MENTION_RELS]
 
 
-def set_mentions(G, paper, mentions):
-    """Replace the paper's mention edges by edges for ``mentions`` (resolved Mentions).
+def add_entity_layer(G, resolved):
+    """Add entity nodes, mention edges, paper labels and APPLIED_TO for resolved mentions.
 
-    One edge per entity: the earliest mention is the evidence, and the paper PROPOSES it if
-    any mention is proposed. Returns the set of entity keys touched (old and new).
+    ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
+    must not hold entities yet. One edge per paper and entity: the earliest mention is the
+    evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     """
-    old = {v for v, _, _ in mention_edges(G, paper)}
-    G.remove_edges_from([(paper, v, k) for v, k, _ in mention_edges(G, paper)])
-    by_entity = {}
-    for m in sorted(mentions, key=lambda m: (m.start, m.end)):
-        key = S.entity_key(m.type, m.canonical)
-        _add_entity(G, key, m)
-        first, proposed = by_entity.get(key, (m, False))
-        by_entity[key] = (first, proposed or m.role == "proposed")
-    for key, (m, proposed) in by_entity.items():
-        rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
-        G.add_edge(paper, key, key=rel, evidence=m.sentence, start=m.start, end=m.end,
-                   text=m.text, rule=m.rule, score=round(float(m.score), 4))
-    G.nodes[paper]["label"] = paper_label(G, paper)
-    return old | set(by_entity)
+    aliases = {}
+    for paper, mentions in resolved:
+        by_entity = {}
+        for m in sorted(mentions, key=lambda m: (m.start, m.end)):
+            key = S.entity_key(m.type, m.canonical)
+            if key not in G:
+                _add_entity_node(G, key, m, aliases)
+            if m.type != S.CONCEPT:
+                if m.long_form and G.nodes[key]["long_form"] is None:
+                    G.nodes[key]["long_form"] = m.long_form
+                aliases[key].update(a for a in (m.text, *m.aliases) if a)
+            first, proposed = by_entity.get(key, (m, False))
+            by_entity[key] = (first, proposed or m.role == "proposed")
+        label = None
+        for key, (m, proposed) in by_entity.items():
+            rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
+            G.add_edge(paper, key, key=rel, evidence=m.sentence, start=m.start, end=m.end,
+                       text=m.text, rule=m.rule, score=round(float(m.score), 4))
+            if rel == S.PROPOSES and m.type == S.METHOD and (label is None or
+                                                            m.start < label[0]):
+                label = (m.start, G.nodes[key]["name"])
+        G.nodes[paper]["label"] = label[1] if label else None
+    for key, names in aliases.items():
+        G.nodes[key]["aliases"] = sorted(names - {G.nodes[key]["name"]})
+    add_applied_to(G)
 
 
-def _add_entity(G, key, m):
-    if key not in G:
-        attrs = {"kind": m.type, "name": m.canonical}
-        if m.type != S.CONCEPT:
-            attrs.update(aliases=[], long_form=None)
-        G.add_node(key, **attrs)
-    attrs = G.nodes[key]
+def _add_entity_node(G, key, m, aliases):
     if m.type == S.CONCEPT:
+        G.add_node(key, kind=S.CONCEPT, name=m.canonical)
         return
-    aliases = set(attrs["aliases"]) | {a for a in (m.text, *m.aliases) if a and a != attrs["name"]}
-    if m.long_form and attrs["long_form"] is None:
-        attrs["long_form"] = m.long_form
-    attrs["aliases"] = sorted(aliases)
+    G.add_node(key, kind=m.type, name=m.canonical, aliases=[], long_form=None)
+    aliases[key] = set()
     for benchmark in m.part_of:
         bkey = S.entity_key(S.BENCHMARK, benchmark)
+        if bkey == key:
+            continue
         if bkey not in G:
             G.add_node(bkey, kind=S.BENCHMARK, name=benchmark, aliases=[], long_form=None)
-        if bkey != key:
-            G.add_edge(key, bkey, key=S.PART_OF)
+            aliases[bkey] = set()
+        G.add_edge(key, bkey, key=S.PART_OF)
 
 
-def paper_label(G, paper):
-    """The paper's short display name: the first Method it proposes, else None."""
-    proposed = [(d["start"], G.nodes[v]["name"]) for v, k, d in mention_edges(G, paper)
-                if k == S.PROPOSES and G.nodes[v]["kind"] == S.METHOD]
-    return min(proposed)[1] if proposed else None
+def mention_edges(G, paper):
+    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
+    return [(v, k, d) for v, rels in G._succ[paper].items() for k, d in rels.items()
+            if k in S.MENTION_RELS]
 
 
 # ---------------------------------------------------------------- derived edges
 
-def update_applied_to(G, methods):
-    """Recompute the APPLIED_TO edges leaving each of ``methods``.
-
-    A method is applied to a dataset or benchmark when one paper mentions both; papers
-    where they share a sentence score 1.0, others 0.5.
-    """
-    for method in methods:
-        if method not in G or G.nodes[method]["kind"] != S.METHOD:
+def add_applied_to(G):
+    """Add APPLIED_TO edges: a method is applied to a dataset or benchmark when one paper
+    mentions both; a paper where they share a sentence scores 1.0, others 0.5."""
+    found = {}
+    kinds = G.nodes(data="kind")
+    for paper, kind in kinds:
+        if kind != S.PAPER:
             continue
-        G.remove_edges_from([(method, v, S.APPLIED_TO) for _, v, k in
-                             G.out_edges(method, keys=True) if k == S.APPLIED_TO])
-        found = {}
-        for paper, _, k, d in G.in_edges(method, keys=True, data=True):
-            if k not in S.MENTION_RELS:
-                continue
-            for target, _, e in mention_edges(G, paper):
-                if G.nodes[target]["kind"] in (S.DATASET, S.BENCHMARK):
-                    papers = found.setdefault(target, {})
-                    same = e["evidence"] == d["evidence"]
-                    papers[paper] = max(papers.get(paper, 0.0), 1.0 if same else 0.5)
-        for target, papers in found.items():
-            G.add_edge(method, target, key=S.APPLIED_TO, papers=len(papers),
-                       paper_keys=sorted(papers), score=sum(papers.values()))
-
-
-def methods_near(G, entities):
-    """Methods whose APPLIED_TO edges may change when ``entities`` gain or lose papers."""
-    methods = set()
-    for e in entities:
-        if e not in G:
-            continue
-        if G.nodes[e]["kind"] == S.METHOD:
-            methods.add(e)
-        elif G.nodes[e]["kind"] in (S.DATASET, S.BENCHMARK):
-            methods.update(u for u, _, k in G.in_edges(e, keys=True) if k == S.APPLIED_TO)
-    return methods
+        methods, targets = [], []
+        for v, rel, d in mention_edges(G, paper):
+            if kinds[v] == S.METHOD:
+                methods.append((v, d["evidence"]))
+            elif kinds[v] in (S.DATASET, S.BENCHMARK):
+                targets.append((v, d["evidence"]))
+        for method, sentence in methods:
+            for target, other in targets:
+                papers = found.setdefault((method, target), {})
+                papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)
+    for (method, target), papers in found.items():
+        G.add_edge(method, target, key=S.APPLIED_TO, papers=len(papers),
+                   paper_keys=sorted(papers), score=sum(papers.values()))
 
 
 def prune_orphans(G, candidates):

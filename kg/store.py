@@ -1,19 +1,26 @@
 """Save and load the graph file: the embedded default store.
 
-Layout: a magic line ``KGRAPH\\n``, one JSON header line (format, schema version, counts),
-then the zlib-compressed JSON body ``{"graph": {...}, "nodes": [[key, attrs], ...],
-"edges": [[u, v, type, attrs], ...]}`` with nodes and edges sorted, so the same graph
-always gives the same bytes. Plain data only (no pickle): safe to open from anyone.
-Writes go to a temporary file beside the target and replace it atomically.
+Layout: a magic line ``KGRAPH\\n``, one JSON header line (format, schema version, counts,
+section sizes), then two zlib-compressed JSON sections: the graph ``{"graph": {...},
+"nodes": [[key, attrs], ...], "edges": [[u, v, type, attrs], ...]}`` with nodes and edges
+sorted, so the same graph always gives the same bytes; and the mentions each paper's
+abstract yielded before resolution (``{paper key: [[field, ...], ...]}``), which lets a
+later build add papers and resolve names over the whole corpus without re-extracting it.
+Plain data only (no pickle): safe to open from anyone. Writes go to a temporary file
+beside the target and replace it atomically.
 """
 
 import os
 import tempfile
 import zlib
 
+from dataclasses import fields
+from typing import get_origin
+
 import networkx as nx
 import orjson
 
+from extractors.records import Mention
 from kg.errors import GraphFileError
 from kg.schema import SCHEMA_VERSION
 
@@ -21,6 +28,8 @@ MAGIC = b"KGRAPH\n"
 FORMAT = "kg-graph"
 DEFAULT_GRAPH = "graph.kg"
 _COMPRESSION_LEVEL = 1
+_MENTION_FIELDS = [f.name for f in fields(Mention)]
+_TUPLE_FIELDS = {f.name for f in fields(Mention) if get_origin(f.type) is tuple}
 
 
 def graph_to_data(G):
@@ -51,13 +60,30 @@ def data_to_graph(data):
     return G
 
 
-def save_graph(G, path=DEFAULT_GRAPH):
-    """Write ``G`` to ``path`` atomically; the previous file survives any failure."""
+def mentions_to_data(mentions):
+    return {key: [[getattr(m, f) for f in _MENTION_FIELDS] for m in ms]
+            for key, ms in sorted(mentions.items())}
+
+
+def data_to_mentions(data):
+    tuples = [f in _TUPLE_FIELDS for f in _MENTION_FIELDS]
+    return {key: [Mention(*(tuple(v) if t else v for v, t in zip(row, tuples))) for row in rows]
+            for key, rows in data.items()}
+
+
+def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
+    """Write ``G`` (and the papers' unresolved ``mentions``) to ``path`` atomically.
+
+    The previous file survives any failure.
+    """
     body = zlib.compress(orjson.dumps(graph_to_data(G), option=orjson.OPT_SORT_KEYS),
                          _COMPRESSION_LEVEL)
+    cache = zlib.compress(orjson.dumps(mentions_to_data(mentions or {})), _COMPRESSION_LEVEL)
     header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
                            "nodes": G.number_of_nodes(), "edges": G.number_of_edges(),
-                           "compression": "zlib"}, option=orjson.OPT_SORT_KEYS)
+                           "compression": "zlib", "sections": {"graph": len(body),
+                                                               "mentions": len(cache)}},
+                          option=orjson.OPT_SORT_KEYS)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
@@ -67,6 +93,7 @@ def save_graph(G, path=DEFAULT_GRAPH):
             fh.write(MAGIC)
             fh.write(header + b"\n")
             fh.write(body)
+            fh.write(cache)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -116,16 +143,39 @@ def read_header(path):
     return header
 
 
-def load_graph(path=DEFAULT_GRAPH):
-    """Load a graph saved by :func:`save_graph`."""
-    read_header(path)
+def _read_section(path, name):
+    header = read_header(path)
+    sizes = header.get("sections")
+    if not isinstance(sizes, dict) or name not in sizes:
+        raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
+                             "`kg build`")
     with open(path, "rb") as fh:
         fh.read(len(MAGIC))
         fh.readline()
-        body = fh.read()
+        for section in ("graph", "mentions"):
+            data = fh.read(sizes[section])
+            if section == name:
+                break
     try:
-        data = orjson.loads(zlib.decompress(body))
-        return data_to_graph(data)
-    except (zlib.error, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        return orjson.loads(zlib.decompress(data))
+    except (zlib.error, orjson.JSONDecodeError) as exc:
         raise GraphFileError(f"{path}: graph file is corrupt or truncated ({exc}); rebuild "
                              "it with `kg build`") from None
+
+
+def load_graph(path=DEFAULT_GRAPH):
+    """Load a graph saved by :func:`save_graph`."""
+    try:
+        return data_to_graph(_read_section(path, "graph"))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
+                             "`kg build`") from None
+
+
+def load_mentions(path=DEFAULT_GRAPH):
+    """The unresolved mentions of each paper, saved beside the graph by a build."""
+    try:
+        return data_to_mentions(_read_section(path, "mentions"))
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
+                             "`kg build`") from None

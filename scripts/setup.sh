@@ -21,4 +21,4 @@ if [ ! -x .venv/bin/python ]; then
     "$(find_python)" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test,embedded,bolt-test]'
+.venv/bin/python -m pip install --quiet -e '.[test,bolt-test]'

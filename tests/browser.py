@@ -2,7 +2,8 @@
 
 ``Browser`` starts Debian's chromium with flags that keep it off the network and a fresh
 profile, opens a page in a new tab and records what the page did: console errors, uncaught
-exceptions and every request it made. ``CHROMIUM`` is None when no browser is installed.
+exceptions and every request it made. ``UNAVAILABLE`` says why no browser can run (chromium
+or websocket-client missing), or is None.
 """
 
 import base64
@@ -13,9 +14,18 @@ import tempfile
 import time
 from pathlib import Path
 
-import websocket
+try:
+    import websocket
+except ImportError:
+    websocket = None
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    UNAVAILABLE = "chromium is not installed (run .ci/viz.sh: apt-get install -y chromium)"
+elif websocket is None:
+    UNAVAILABLE = "websocket-client is not installed (pip install -e '.[test]')"
+else:
+    UNAVAILABLE = None
 
 FLAGS = (
     "--headless",
@@ -40,6 +50,7 @@ class Page:
     def __init__(self, browser, session_id):
         self._browser = browser
         self._session = session_id
+        self.url = None
         self.console_errors = []
         self.exceptions = []
         self.requests = []
@@ -61,10 +72,9 @@ class Page:
 
     def open(self, path, *, ready="true", timeout=120.0):
         """Load the file at ``path`` and wait until the JavaScript expression ``ready`` is true."""
-        url = Path(path).resolve().as_uri()
-        self.send("Page.navigate", url=url)
+        self.url = Path(path).resolve().as_uri()
+        self.send("Page.navigate", url=self.url)
         self.wait_for(ready, timeout=timeout)
-        return url
 
     def evaluate(self, expression):
         """The JSON value of a JavaScript expression; a thrown error raises BrowserError."""
@@ -98,14 +108,14 @@ class Page:
 class Browser:
     """Headless chromium driven over one DevTools websocket; use as a context manager."""
 
-    def __init__(self, executable=CHROMIUM, *, timeout=60.0):
-        if executable is None:
-            raise BrowserError("chromium is not installed (apt-get install -y chromium)")
+    def __init__(self, *, timeout=60.0):
+        if UNAVAILABLE:
+            raise BrowserError(UNAVAILABLE)
         self._profile = tempfile.mkdtemp(prefix="kg-chromium-")
         self._log = Path(self._profile, "stderr.log")
         with self._log.open("wb") as log:
             self._process = subprocess.Popen(
-                [executable, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
+                [CHROMIUM, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )

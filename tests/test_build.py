@@ -5,7 +5,7 @@ import json
 from extractors.records import Mention, PaperRecord
 from kg import schema as S
 from kg.authors import author_key
-from kg.build import add_extractions, build_graph, plan_records
+from kg.build import assemble_mentions, build_graph, plan_records
 from kg.graph import authored_by, new_graph
 
 ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
@@ -95,12 +95,12 @@ def test_mentions_become_edges_label_applied_to_and_part_of():
     G = new_graph()
     plan_records(G, [record()])
     paper = S.paper_key(ABSTRACT)
-    add_extractions(G, [(paper, [
+    assemble_mentions(G, {paper: [
         mention("Method", "SparseNet", 0, role="proposed", sentence="a"),
         mention("Dataset", "MNLI", 10, sentence="a", part_of=("GLUE",)),
         mention("Metric", "accuracy", 20, sentence="b"),
         mention("Method", "SparseNet", 30, sentence="b"),
-    ])])
+    ]})
     assert G.edges[paper, "method:sparsenet", S.PROPOSES]["start"] == 0
     assert G.edges[paper, "dataset:mnli", S.EVALUATED_ON]["evidence"] == "a"
     assert (paper, "metric:accuracy", S.MEASURES) in G.edges
@@ -114,15 +114,16 @@ def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():
     G = new_graph()
     old = record(external_id="p1", authors=("Ada Lovelace",), area="A · B")
     to_extract, _ = plan_records(G, [old])
-    add_extractions(G, [("paper:p1", [mention("Method", "OldNet", 0),
-                                      mention("Dataset", "CIFAR-10", 9)])])
+    mentions = {"paper:p1": [mention("Method", "OldNet", 0), mention("Dataset", "CIFAR-10", 9)]}
+    assemble_mentions(G, mentions)
     assert "method:oldnet" in G and (("method:oldnet", "dataset:cifar-10", S.APPLIED_TO)
                                      in G.edges)
     new = record(abstract="A different abstract using NewNet.", external_id="p1",
                  authors=("Alan Turing",))
     to_extract, report = plan_records(G, [new])
     assert report.updated_papers == 1 and [k for k, _ in to_extract] == ["paper:p1"]
-    add_extractions(G, [("paper:p1", [mention("Method", "NewNet", 20)])])
+    mentions["paper:p1"] = [mention("Method", "NewNet", 20)]
+    assemble_mentions(G, mentions)
     assert "method:oldnet" not in G and "dataset:cifar-10" not in G
     assert "method:newnet" in G
     assert author_key("Ada Lovelace") not in G and author_key("Alan Turing") in G
@@ -139,3 +140,19 @@ def test_shipped_samples_build():
     okonkwo = G.nodes[author_key("Marta Okonkwo")]
     assert okonkwo["variants"] == ["MARTA OKONKWO", "Marta Okonkwo"]
     assert okonkwo["name"] == "Marta Okonkwo"
+
+
+def test_incremental_build_equals_full_build(tmp_path):
+    from kg.build import build
+    from kg.store import load_mentions
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text(json.dumps({"abstract": "Contrastive Language-Image Pretraining (CLIP) "
+                             "aligns images and text on COCO."}) + "\n")
+    b.write_text(json.dumps({"abstract": "We fine-tune CLIP on ImageNet-1K and report "
+                             "accuracy."}) + "\n")
+    build([a], str(tmp_path / "inc.kg"))
+    build([b], str(tmp_path / "inc.kg"))
+    build([a, b], str(tmp_path / "full.kg"))
+    assert (tmp_path / "inc.kg").read_bytes() == (tmp_path / "full.kg").read_bytes()
+    assert len(load_mentions(tmp_path / "inc.kg")) == 2

@@ -21,8 +21,14 @@ def small_graph():
 
 
 def test_round_trip(tmp_path):
+    from extractors.records import Mention
+    from kg.store import load_mentions
     G = small_graph()
-    path = save_graph(G, tmp_path / "g.kg")
+    mentions = {"paper:1": [Mention(type="Method", text="GRPO", canonical="GRPO", start=0,
+                                    end=4, sentence="GRPO.", rule="lexicon", score=0.9,
+                                    aliases=("grpo",), part_of=())], "paper:2": []}
+    path = save_graph(G, tmp_path / "g.kg", mentions=mentions)
+    assert load_mentions(path) == mentions
     H = load_graph(path)
     assert dict(H.nodes(data=True)) == dict(G.nodes(data=True))
     assert list(H.edges(keys=True, data=True)) == list(G.edges(keys=True, data=True))
@@ -77,6 +83,9 @@ def test_file_mode_is_not_private(tmp_path):
     (MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 99}) + b"\n",
      r"newer kg \(schema 99"),
     (MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 1}) + b"\nnot zlib",
+     "header is corrupt"),
+    (MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 1,
+                           "sections": {"graph": 8, "mentions": 0}}) + b"\nnot zlib",
      "corrupt or truncated"),
 ])
 def test_foreign_or_damaged_files_are_refused(tmp_path, content, message):

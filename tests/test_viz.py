@@ -1,6 +1,10 @@
 """Tests of the visualisation pages: views, text, rendering, and the pages in headless chromium."""
 
+import os
 import random
+import subprocess
+import sys
+from html.parser import HTMLParser
 import re
 import time
 from pathlib import Path
@@ -16,13 +20,13 @@ from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
 from kg.viz.text import display_name, edge_tooltip, node_tooltip
 
-from browser import CHROMIUM, Browser
+from browser import UNAVAILABLE, Browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 HOSTILE = "<script>window.__xss=1</script><img src=x onerror=window.__xss=1> \"quoted\" 'single' &amp;"
 
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (run .ci/viz.sh)")
+needs_chromium = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 
 
 def add_paper(G, key, abstract, *, label=None, area=None, authors=()):
@@ -61,7 +65,7 @@ def small_graph():
               area="Machine Learning", authors=[ada, bo])
     add_paper(G, p2, "We evaluate PPO on MATH and GSM8K. Results follow.", area="Machine Learning",
               authors=[bo, cy])
-    add_paper(G, p3, "A study of reward models for reasoning. More text.", authors=[cy, di, ada])
+    add_paper(G, p3, "A study of reward models for reasoning in large language models. More text.", authors=[cy, di, ada])
     grpo = add_entity(G, schema.METHOD, "GRPO", ["Group Relative Policy Optimization"])
     ppo = add_entity(G, schema.METHOD, "PPO")
     gsm = add_entity(G, schema.DATASET, "GSM8K")
@@ -131,6 +135,7 @@ def test_node_tooltip_entity_has_type_aliases_paper_count():
     )
     assert node_tooltip(G, "dataset:gsm8k").endswith("Type: Dataset\nPapers: 2")
     assert node_tooltip(G, "author:ada-lovelace") == "Ada Lovelace\nAuthor of 2 papers"
+    assert node_tooltip(G, "author:di-ng") == "Di Ng\nAuthor of 1 paper"
 
 
 def test_edge_tooltip_mention_shows_evidence():
@@ -144,7 +149,7 @@ def test_edge_tooltip_mention_shows_evidence():
 def test_display_name_paper_without_label_uses_first_sentence():
     G = small_graph()
     assert display_name(G, "paper:bbbbbbbbbbbb") == "We evaluate PPO on MATH and GSM8K."
-    assert display_name(G, "paper:cccccccccccc") == "A study of reward models for reasoning."
+    assert display_name(G, "paper:cccccccccccc") == "A study of reward models for reasoning…"
 
 
 # --- views --------------------------------------------------------------------------------------
@@ -274,14 +279,37 @@ def test_concept_papers_shows_mentions_with_evidence():
 # --- rendering ----------------------------------------------------------------------------------
 
 
+class Elements(HTMLParser):
+    """The start tags of an HTML document and the names of their attributes."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, tuple(name for name, _ in attrs)))
+
+
+def hostile_views(G):
+    method = next(k for k, kind in G.nodes(data="kind") if kind == schema.METHOD)
+    dataset = next(k for k, kind in G.nodes(data="kind") if kind == schema.DATASET)
+    return standard_views(G) + [
+        views.concept_papers(G, method), views.method_page(G, method), views.dataset_page(G, dataset),
+        views.related_papers(G, "paper:dddddddddddd"), views.author_neighbourhood(G, "author:evil"),
+    ]
+
+
 def test_render_escapes_hostile_text_everywhere():
     G = hostile_graph()
-    for view in standard_views(G):
+    expected = Elements(render(small_graph(), views.overview(small_graph()))).tags
+    for view in hostile_views(G):
         html = render(G, view)
-        body = html.split("<body>", 1)[1]
-        assert body.count("<script>") == 1, "only the page's own script"
-        assert "<img" not in body and "onerror=window" not in body.replace("onerror=window.__xss=1\\u003e", "")
-        assert "\\u003cscript\\u003ewindow.__xss=1" in body
+        tags = Elements(html).tags
+        assert [t for t in tags if t[0] in ("script", "img", "iframe", "object")] == [("script", ()), ("script", ())]
+        assert not [t for t in tags if any(a.startswith("on") for a in t[1])], view.name
+        assert {t for t in tags if t[0] != "span" and t[0] != "b"} <= set(expected), view.name
+        assert "\\u003cscript\\u003ewindow.__xss=1" in html
 
 
 def test_render_title_is_escaped():
@@ -307,6 +335,21 @@ def test_write_views_is_deterministic(tmp_path):
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
+def test_kg_viz_gives_same_bytes_under_different_hash_seeds(tmp_path):
+    graph = tmp_path / "small.kg"
+    save_graph(small_graph(), graph)
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"pages-{seed}"
+        subprocess.run(
+            [sys.executable, "-m", "kg.cli", "viz", "-g", str(graph), "-o", str(out), "--author", "Bo Li",
+             "--paper", "GRPO", "--concept", "reasoning", "--dataset", "GSM8K"],
+            check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert len(outputs[0]) == 8 and outputs[0] == outputs[1]
+
+
 def test_index_links_every_page_and_escapes(tmp_path):
     G = hostile_graph()
     page_views = [*standard_views(G), views.concept_papers(G, "dataset:d-script-window-xss-1-script-img-src-x-onerror-window-xss-1-quoted-single-amp")]
@@ -320,8 +363,8 @@ def test_index_links_every_page_and_escapes(tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed (run .ci/viz.sh)")
+    if UNAVAILABLE:
+        pytest.skip(UNAVAILABLE)
     with Browser() as b:
         yield b
 
@@ -329,8 +372,7 @@ def browser():
 def open_page(browser, path):
     """Open a page, wait for its layout to finish, and return the tab."""
     page = browser.new_page()
-    url = page.open(path, ready="window.kgReady")
-    page.url = url
+    page.open(path, ready="window.kgReady")
     return page
 
 
@@ -343,6 +385,21 @@ def hover_tooltip(page, node):
     x, y = page.evaluate(
         f"""(() => {{ kgNetwork.focus({node!r}, {{scale: 2.5, animation: false}});
         const p = kgNetwork.canvasToDOM(kgNetwork.getPositions([{node!r}])[{node!r}]);
+        const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
+    )
+    page.hover(x - 3, y - 3)
+    page.hover(x, y)
+    page.wait_for("document.querySelector('div.vis-tooltip') && document.querySelector('div.vis-tooltip').style.visibility === 'visible'")
+    return page.evaluate("document.querySelector('div.vis-tooltip').innerText")
+
+
+def hover_edge_tooltip(page, source, target):
+    """Zoom in on an edge, move the mouse onto its midpoint and return its tooltip's text."""
+    x, y = page.evaluate(
+        f"""(() => {{ const ps = kgNetwork.getPositions([{source!r}, {target!r}]);
+        const mid = {{x: (ps[{source!r}].x + ps[{target!r}].x) / 2, y: (ps[{source!r}].y + ps[{target!r}].y) / 2}};
+        kgNetwork.moveTo({{position: mid, scale: 2, animation: false}});
+        const p = kgNetwork.canvasToDOM(mid);
         const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
     )
     page.hover(x - 3, y - 3)
@@ -369,12 +426,27 @@ def test_pages_load_offline_without_errors(browser, tmp_path):
 
 
 @needs_chromium
+def test_empty_page_says_so(browser, tmp_path):
+    G = nx.MultiDiGraph(schema_version=schema.SCHEMA_VERSION)
+    add_paper(G, "paper:aaaaaaaaaaaa", "Alone. Here.", authors=[("author:x", "X")])
+    write_pages(G, tmp_path)
+    page = open_page(browser, tmp_path / "methods-datasets.html")
+    assert counts(page) == [0, 0]
+    assert page.evaluate("document.getElementById('status').textContent") == "nothing to show"
+    assert_clean(page)
+
+
+@needs_chromium
 def test_tooltip_of_known_node_shows_its_text(browser, tmp_path):
     G = small_graph()
     write_views(G, tmp_path, standard_views(G))
     page = open_page(browser, tmp_path / "overview.html")
     text = hover_tooltip(page, "paper:aaaaaaaaaaaa")
     assert text == "GRPO\nAuthors: Ada Lovelace, Bo Li\nArea: Machine Learning\nWe propose GRPO for reasoning."
+    write_pages(G, tmp_path, concept="reasoning")
+    page = open_page(browser, tmp_path / "mentions-concept-reasoning.html")
+    text = hover_edge_tooltip(page, "paper:cccccccccccc", "concept:reasoning")
+    assert text == "MENTIONS: A study of reward models for reasoning."
 
 
 @needs_chromium
@@ -382,20 +454,21 @@ def test_search_box_selects_and_focuses_node(browser, tmp_path):
     G = small_graph()
     write_views(G, tmp_path, standard_views(G))
     page = open_page(browser, tmp_path / "overview.html")
-    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'ada'; s.dispatchEvent(new Event('change')); })()")
-    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:ada-lovelace"]
-    page.evaluate("(() => { const s = document.getElementById('search'); s.value = 'no such thing'; s.dispatchEvent(new Event('change')); })()")
-    assert page.evaluate("document.getElementById('status').textContent") == "no node matches"
+
+    def search(text):
+        page.evaluate(f"(() => {{ const s = document.getElementById('search'); s.value = {text!r}; "
+                      "s.dispatchEvent(new Event('change')); })()")
+        return page.evaluate("kgNetwork.getSelectedNodes()"), page.evaluate("document.getElementById('status').textContent")
+
+    assert search("ada") == (["author:ada-lovelace"], "")
+    assert search("in large language models") == (["paper:cccccccccccc"], "")
+    assert search("no such thing") == (["paper:cccccccccccc"], "no node matches")
 
 
 @needs_chromium
 def test_hostile_text_executes_nothing_and_shows_as_text(browser, tmp_path):
     G = hostile_graph()
-    method = next(k for k, kind in G.nodes(data="kind") if kind == schema.METHOD)
-    dataset = next(k for k, kind in G.nodes(data="kind") if kind == schema.DATASET)
-    page_views = standard_views(G) + [views.concept_papers(G, method), views.method_page(G, method),
-                                      views.dataset_page(G, dataset), views.related_papers(G, "paper:dddddddddddd"),
-                                      views.author_neighbourhood(G, "author:evil")]
+    page_views = hostile_views(G)
     write_views(G, tmp_path, page_views)
     for path in [tmp_path / "index.html", *(tmp_path / f"{v.name}.html" for v in page_views)]:
         page = browser.new_page()
@@ -404,6 +477,7 @@ def test_hostile_text_executes_nothing_and_shows_as_text(browser, tmp_path):
             page.wait_for("window.kgReady")
         assert page.evaluate("window.__xss") is None, path.name
         assert page.evaluate("document.querySelectorAll('img, script').length") == (0 if path.name == "index.html" else 2)
+        assert_clean(page)
     page = open_page(browser, tmp_path / "overview.html")
     assert hover_tooltip(page, "paper:dddddddddddd").startswith(f"L{HOSTILE}\nAuthors: Eve {HOSTILE}, Ok Person")
     page = open_page(browser, tmp_path / f"{page_views[3].name}.html")
@@ -456,3 +530,10 @@ def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
     assert capsys.readouterr().out == f"Wrote 5 pages; open {tmp_path / 'pages' / 'index.html'}\n"
     assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "more"), "--dataset", "imagenet"]) == 1
     assert capsys.readouterr().err == "kg: error: no dataset or benchmark named 'imagenet'\n"
+    with pytest.raises(SystemExit):
+        main(["viz", "-g", str(graph), "-o", str(tmp_path / "more"), "--author", "Bo Li", "--depth", "0"])
+    assert "--depth: expected a whole number of at least 1, got '0'" in capsys.readouterr().err
+    assert not (tmp_path / "more").exists()
+    (tmp_path / "file").write_text("not a folder")
+    assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "file" / "pages")]) == 1
+    assert capsys.readouterr().err.startswith(f"kg: error: cannot write pages to {tmp_path / 'file' / 'pages'}: ")

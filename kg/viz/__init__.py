@@ -11,6 +11,7 @@ from pathlib import Path
 import jinja2
 
 from kg import schema
+from kg.errors import KgError
 from kg.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
@@ -45,15 +46,15 @@ def write_text(path, text):
 def write_views(G, out_dir, page_views):
     """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them; return the paths."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for view in page_views:
-        path = out_dir / f"{view.name}.html"
-        write_text(path, render(G, view))
-        paths.append(path)
-    index = out_dir / "index.html"
-    write_text(index, INDEX.render(views=page_views))
-    return [index, *paths]
+    pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
+    pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for path, text in pages:
+            write_text(path, text)
+    except OSError as exc:
+        raise KgError(f"cannot write pages to {out_dir}: {exc.strerror or exc}; choose another folder with -o") from exc
+    return [path for path, _ in pages]
 
 
 def standard_views(G, *, top=150):

@@ -17,7 +17,7 @@ import jinja2
 from pyvis.network import Network
 
 from kg import schema
-from kg.viz.text import display_name, node_tooltip
+from kg.viz.text import display_name, full_name, node_tooltip
 
 #: Stabilisation iterations before physics stops: 2,000 nodes lay out in seconds, not minutes.
 STABILIZATION_ITERATIONS = 150
@@ -35,6 +35,8 @@ STYLE = {
     schema.CONCEPT: ("#76b7b2", "dot", "\u25cf"),
     schema.AREA: ("#bab0ac", "square", "\u25a0"),
 }
+HIGHLIGHT_BORDER = "#000000"
+
 
 def node_size(degree):
     """Node radius by degree, on a square-root scale so hubs stay readable.
@@ -87,15 +89,15 @@ def build_network(G, view):
     highlighted = set(view.highlight)
     for key in view.nodes:
         colour, shape, _ = STYLE[G.nodes[key]["kind"]]
-        extra = {"borderWidth": 4, "color": {"background": colour, "border": "#000000"}} if key in highlighted else {}
         net.add_node(
             key,
             label=display_name(G, key),
+            name=full_name(G, key),
             title=node_tooltip(G, key),
             shape=shape,
-            color=extra.pop("color", colour),
+            color={"background": colour, "border": HIGHLIGHT_BORDER} if key in highlighted else colour,
+            borderWidth=4 if key in highlighted else 1,
             size=node_size(G.degree(key)),
-            **extra,
         )
     for index, edge in enumerate(view.edges):
         net.add_edge(

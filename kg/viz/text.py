@@ -9,6 +9,15 @@ TOOLTIP_SENTENCE_CHARS = 300
 TOOLTIP_AUTHORS = 8
 
 
+def count(n, noun):
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> count(1, "paper"), count(2_000, "paper")
+    ('1 paper', '2,000 papers')
+    """
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def shorten(text, limit):
     """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis when cut.
 
@@ -85,7 +94,7 @@ def node_tooltip(G, key):
             shorten(first_sentence(data.get("abstract") or ""), TOOLTIP_SENTENCE_CHARS),
         ]
     elif kind == schema.AUTHOR:
-        lines = [data.get("name") or key, f"Author of {paper_count(G, key)} papers"]
+        lines = [data.get("name") or key, f"Author of {count(paper_count(G, key), 'paper')}"]
     else:
         lines = [data.get("name") or key, f"Type: {kind}"]
         if data.get("long_form"):
@@ -102,7 +111,7 @@ def edge_tooltip(G, u, v, rel):
     if rel in schema.MENTION_RELS:
         return f"{rel}: {data.get('evidence') or ''}"
     if rel == schema.APPLIED_TO:
-        return f"{rel} in {data.get('papers', 0)} papers"
+        return f"{rel} in {count(data.get('papers', 0), 'paper')}"
     if rel == schema.AUTHORED and data.get("position"):
         return f"{rel} (author {data['position']})"
     return rel

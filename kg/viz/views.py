@@ -5,10 +5,10 @@ Nodes are ordered by degree (highest first, ties by key) so a view is the same e
 and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kg import schema, traverse
-from kg.viz.text import display_name, edge_tooltip, full_name
+from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
 MAX_NODES = 2000
@@ -35,7 +35,7 @@ class View:
     nodes: tuple
     edges: tuple
     note: str
-    highlight: tuple = field(default=())
+    highlight: tuple = ()
 
 
 def by_degree(G, keys):
@@ -102,7 +102,7 @@ def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, wha
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
     pairs = coauthor_pairs(G, set(nodes))
     edges = tuple(
-        Edge(a, b, n, f"{n} shared paper{'s' if n != 1 else ''}: {display_name(G, a)} and {display_name(G, b)}", arrows="")
+        Edge(a, b, n, f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}", arrows="")
         for (a, b), n in sorted(pairs.items())
     )
     note = f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links (edge width = shared papers).{left}"
@@ -119,7 +119,7 @@ def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
     """An author (a key) and everyone within ``depth`` co-authorship steps, the author highlighted."""
     rows = traverse.coauthors_within(G, author, hops=depth)
     authors = [author, *(row["key"] for row in rows)]
-    steps = f"{depth} step{'s' if depth != 1 else ''}"
+    steps = count(depth, "step")
     return coauthor_view(
         G, schema.slug(author) + f"-depth-{depth}", f"Co-authors of {full_name(G, author)} within {steps}",
         authors, highlight=(author,), limit=limit, what=f" within {steps} of {full_name(G, author)}",
@@ -129,7 +129,7 @@ def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
 def applied_edge(row):
     """A method-dataset edge from a ``kg.traverse`` applied-to row, its papers in the tooltip."""
     papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (" …" if len(row["papers"]) > TOOLTIP_PAPERS else "")
-    tooltip = f"{row['method']} applied to {row['target']} in {row['count']} paper{'s' if row['count'] != 1 else ''}: {papers}"
+    tooltip = f"{row['method']} applied to {row['target']} in {count(row['count'], 'paper')}: {papers}"
     if row["evidence"]:
         tooltip += "\nEvidence: " + row["evidence"][0]
     return Edge(row["method_key"], row["target_key"], row["count"], tooltip)

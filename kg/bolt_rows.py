@@ -1,0 +1,466 @@
+"""Rows and Cypher for writing the graph over Bolt: pure functions, no server.
+
+Nodes become ``[key, props]`` rows grouped by kind; relationships ``[source, target, props]``
+rows grouped by (type, source kind, target kind). Statements are ``UNWIND $rows ...`` over
+batches bounded by rows and serialised bytes; labels, relationship types and property names
+come from :mod:`kg.schema` and the graph's attribute names, never from values.
+
+For servers that parse list and map parameters slowly (FalkorDB), rows can instead be
+*packed*: each row one string of typed fields, the batch one string, split by the statement.
+
+Examples
+--------
+>>> merge_nodes_query("Method")
+'UNWIND $rows AS row MERGE (n:Method {key: row[0]}) SET n = row[1] SET n:Concept'
+>>> write_relationships_query("AUTHORED", "Author", "Paper")
+'UNWIND $rows AS row MATCH (a:Author {key: row[0]}) MATCH (b:Paper {key: row[1]}) MERGE (a)-[r:AUTHORED]->(b) SET r = row[2]'
+"""
+
+import json
+import re
+from decimal import Decimal
+
+from kg.errors import KgError
+from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES, labels_of
+
+PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Separators of packed rows: fields, rows, list items; and the mark of a missing value.
+FIELD, RECORD, ITEM, NULL = "\x1f", "\x1e", "\x1d", "\x1a"
+PACKING_MARKS = (FIELD, RECORD, ITEM, NULL)
+
+
+# ---------------------------------------------------------------- Cypher builders
+
+def _label(kind):
+    if kind not in NODE_KINDS:
+        raise KgError(f"unknown node kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
+    return kind
+
+
+def _rel_type(rel_type):
+    if rel_type not in REL_TYPES:
+        raise KgError(f"unknown relationship type {rel_type!r}; "
+                      f"expected one of {', '.join(REL_TYPES)}")
+    return rel_type
+
+
+def _property(name):
+    if not PROPERTY_NAME.fullmatch(name):
+        raise KgError(f"property name {name!r} is not a plain identifier")
+    return f"`{name}`"
+
+
+def merge_nodes_query(kind):
+    extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
+    return f"UNWIND $rows AS row MERGE (n:{kind} {{key: row[0]}}) SET n = row[1]{extra}"
+
+
+def write_relationships_query(rel_type, src_kind, dst_kind, *, verb="MERGE"):
+    """MERGE (or CREATE, for relationships known to be absent) with properties from rows."""
+    return (f"UNWIND $rows AS row {_match_endpoints(src_kind, dst_kind)} "
+            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) SET r = row[2]")
+
+
+def _match_endpoints(src_kind, dst_kind):
+    return (f"MATCH (a:{_label(src_kind)} {{key: row[0]}}) "
+            f"MATCH (b:{_label(dst_kind)} {{key: row[1]}})")
+
+
+def _verb(verb):
+    if verb not in ("MERGE", "CREATE"):
+        raise KgError(f"relationships are written with MERGE or CREATE, not {verb!r}")
+    return verb
+
+
+def delete_relationships_query(rel_type, src_kind, dst_kind):
+    return (f"UNWIND $rows AS row MATCH (a:{_label(src_kind)} {{key: row[0]}})"
+            f"-[r:{_rel_type(rel_type)}]->(b:{_label(dst_kind)} {{key: row[1]}}) DELETE r")
+
+
+def orphans_query(kind):
+    """Nodes nothing points to (no incoming relationship, none with a Paper) and what they point to."""
+    return (f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) "
+            f"WHERE NOT (n)<--() AND NOT (n)--(:{PAPER}) "
+            "OPTIONAL MATCH (n)-->(m) RETURN n.key AS key, collect(m.key) AS targets")
+
+
+def delete_nodes_query(kind):
+    return f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) DETACH DELETE n"
+
+
+def existing_relationships_query(kind):
+    """Relationships a node of this kind owns: all of a Paper's, others' outgoing non-Paper ones."""
+    if _label(kind) == PAPER:
+        pattern, where = "(n)-[r]-(x)", ""
+    else:
+        pattern, where = "(n)-[r]->(x)", f" WHERE NOT x:{PAPER}"
+    return (f"UNWIND $rows AS row MATCH (n:{kind} {{key: row}}) MATCH {pattern}{where} "
+            "RETURN type(r) AS type, startNode(r) = n AS outgoing, n.key AS node, x.key AS other, "
+            "properties(r) AS props")
+
+
+def append_node_property_query(kind, name):
+    prop = _property(name)
+    return f"MATCH (n:{_label(kind)} {{key: $key}}) SET n.{prop} = n.{prop} + $piece"
+
+
+def append_relationship_property_query(rel_type, src_kind, dst_kind, name):
+    prop = _property(name)
+    return (f"MATCH (a:{_label(src_kind)} {{key: $src}})-[r:{_rel_type(rel_type)}]->"
+            f"(b:{_label(dst_kind)} {{key: $dst}}) SET r.{prop} = r.{prop} + $piece")
+
+
+# ---------------------------------------------------------------- rows (pure)
+
+def kind_of_key(key):
+    """The node kind a key names: ``method:grpo`` -> ``Method``; None if not one of ours.
+
+    >>> kind_of_key("method:grpo"), kind_of_key("paper:0123456789ab"), kind_of_key("x:y")
+    ('Method', 'Paper', None)
+    """
+    prefix = key.partition(":")[0]
+    return next((kind for kind in NODE_KINDS if kind.lower() == prefix), None)
+
+
+def property_map(attrs, *, where, skip=()):
+    """Neo4j properties from networkx attributes: None dropped, tuples to lists, types checked."""
+    props = {}
+    for name, value in attrs.items():
+        if name in skip or value is None:
+            continue
+        if isinstance(value, tuple | list):
+            value = list(value)
+            if not all(isinstance(item, str) for item in value):
+                raise KgError(f"{where}: property {name!r} is a list with non-string items; "
+                              "rebuild the graph with this version of kg")
+        elif not isinstance(value, str | int | float | bool):
+            raise KgError(f"{where}: property {name!r} has type {type(value).__name__}, "
+                          "which Neo4j cannot store; rebuild the graph with this version of kg")
+        props[name] = value
+    return props
+
+
+def node_rows(G):
+    """``{kind: [[key, props], ...]}`` for every node, in a stable order."""
+    rows = {}
+    for key in sorted(G.nodes):
+        attrs = G.nodes[key]
+        kind = attrs.get("kind")
+        if kind not in NODE_KINDS:
+            raise KgError(f"node {key!r} has kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
+        props = property_map(attrs, where=f"node {key!r}", skip=("kind", "key"))
+        rows.setdefault(kind, []).append([key, {"key": key, **props}])
+    return rows
+
+
+def edge_group(G, src, dst, rel_type):
+    """The (type, source kind, target kind) a relationship is written under."""
+    return _rel_type(rel_type), G.nodes[src]["kind"], G.nodes[dst]["kind"]
+
+
+def relationship_rows(G):
+    """``{(type, source kind, target kind): [[source, target, props], ...]}``, stable order."""
+    rows = {}
+    for src, dst, rel_type, attrs in sorted(G.edges(keys=True, data=True), key=_edge_sort):
+        where = f"relationship {src!r} -[{rel_type}]-> {dst!r}"
+        props = property_map(attrs, where=where)
+        rows.setdefault(edge_group(G, src, dst, rel_type), []).append([src, dst, props])
+    return rows
+
+
+def _edge_sort(edge):
+    return edge[2], edge[0], edge[1]
+
+
+def owner_kinds():
+    """Kinds whose nodes own relationships that touch no Paper (APPLIED_TO, PART_OF sources)."""
+    return sorted({src for pairs in REL_ENDPOINTS.values() for src, dst in pairs
+                   if PAPER not in (src, dst)})
+
+
+def stale_relationships(G, existing):
+    """Relationships on the server (``(type, source, target)``) that the graph does not have.
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_edge("paper:a", "method:x", key="USES")
+    'USES'
+    >>> sorted(stale_relationships(G, [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]))
+    [('USES', 'paper:a', 'method:y')]
+    """
+    return {(t, s, d) for t, s, d in existing
+            if t in REL_TYPES and not G.has_edge(s, d, key=t)}
+
+
+def orphan_candidates(G, keys):
+    """The keys, less the graph's nodes, Papers and keys that are not ours: what may be orphaned."""
+    return sorted({key for key in keys if key not in G and kind_of_key(key) not in (None, PAPER)})
+
+
+def serialised_size(value):
+    """Bytes of the compact JSON form (quotes counted twice): a bound on what a server renders.
+
+    >>> serialised_size({"t": "it's"})
+    13
+    """
+    data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return len(data) + data.count(b"'")
+
+
+def split_oversized(row, props_index, budget, *, piece_budget=None):
+    """Fit a row into ``budget`` bytes: its largest strings and lists move to appended pieces.
+
+    Returns ``(row, [(property, piece), ...])``; the row carries the first piece of each
+    moved value and the pieces, appended in order, restore it. Raises if even the row
+    without those values does not fit.
+
+    >>> row, pieces = split_oversized(["k", {"key": "k", "text": "abcdefghij"}], 1, 32)
+    >>> row[1]["text"] + "".join(p for _, p in pieces)
+    'abcdefghij'
+    """
+    if serialised_size(row) <= budget:
+        return row, []
+    props = dict(row[props_index])
+    row = row[:props_index] + [props] + row[props_index + 1:]
+    movable = sorted((name for name, value in props.items()
+                      if name != "key" and isinstance(value, str | list)),
+                     key=lambda name: -serialised_size(props[name]))
+    moved = []
+    for name in movable:
+        moved.append((name, props[name]))
+        props[name] = props[name][:0]
+        if serialised_size(row) <= budget:
+            break
+    else:
+        raise KgError(f"row {row[0]!r} needs {serialised_size(row)} bytes even without its "
+                      f"long values; raise --max-batch-bytes above {budget}")
+    piece_budget = piece_budget or budget
+    pieces = [(name, piece) for name, value in moved for piece in pieces_of(value, piece_budget)]
+    return row, pieces
+
+
+def pieces_of(value, budget):
+    """Split a string or list into consecutive pieces that each serialise within ``budget``.
+
+    >>> pieces_of("abcdef", 5)
+    ['abc', 'def']
+    >>> pieces_of(["ab", "cd", "ef"], 12)
+    [['ab', 'cd'], ['ef']]
+    """
+    pieces, start = [], 0
+    while start < len(value):
+        end = start + 1
+        step = max(1, (len(value) - start) // 2)
+        while step:
+            if end + step <= len(value) and serialised_size(value[start:end + step]) <= budget:
+                end += step
+            else:
+                step //= 2
+        pieces.append(value[start:end])
+        start = end
+    return pieces
+
+
+def batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size):
+    """Consecutive batches of at most ``max_rows`` rows and ``max_bytes`` serialised bytes.
+
+    A row alone over the byte cap forms a batch of its own (callers split such rows first).
+
+    >>> [len(b) for b in batches([["a" * 10]] * 5, max_rows=3, max_bytes=1000)]
+    [3, 2]
+    >>> [len(b) for b in batches([["a" * 10]] * 5, max_rows=10, max_bytes=40)]
+    [2, 2, 1]
+    """
+    batch, used = [], overhead + 2
+    for row in rows:
+        row_size = size(row) + 1
+        if batch and (len(batch) >= max_rows or used + row_size > max_bytes):
+            yield batch
+            batch, used = [], overhead + 2
+        batch.append(row)
+        used += row_size
+    if batch:
+        yield batch
+
+
+# ---------------------------------------------------------------- packed rows
+
+def column_type(values):
+    """The type of a property from its values: int, float, boolean, string[] or '' (string).
+
+    >>> column_type([1, 2]), column_type([1, 2.5]), column_type([True]), column_type([["a"]])
+    ('int', 'float', 'boolean', 'string[]')
+    >>> column_type(["a", 1])
+    ''
+    """
+    kinds = {type(value) for value in values}
+    if kinds == {bool}:
+        return "boolean"
+    if kinds == {int}:
+        return "int"
+    if kinds and kinds <= {int, float}:
+        return "float"
+    if kinds == {list}:
+        return "string[]"
+    return ""
+
+
+def key_prefix(kind):
+    """What every key of this kind starts with: ``Author`` -> ``author:``."""
+    return f"{_label(kind).lower()}:"
+
+
+def packed_columns(rows, key_kinds):
+    """Typed property columns ``[(name, type)]`` to pack these rows, or None if they cannot be.
+
+    ``key_kinds`` are the kinds of the rows' leading key fields (one for nodes, two for
+    relationships); keys travel without their ``<kind>:`` prefix and a node's ``key``
+    property is rebuilt from its key. A type ending in ``?`` is missing from some rows.
+    Rows cannot be packed when a property mixes types, a text holds a packing mark or a
+    key lacks its prefix.
+
+    >>> packed_columns([["method:a", {"key": "method:a", "n": 1, "t": "x"}],
+    ...                 ["method:b", {"key": "method:b", "n": 2, "s": 0.25}]], ("Method",))
+    [('n', 'int'), ('s', 'decimal2?'), ('t', '?')]
+    >>> packed_columns([["method:a", {"n": 1}], ["method:b", {"n": "x"}]], ("Method",)) is None
+    True
+    """
+    n_keys = len(key_kinds)
+    for i, prefix in enumerate(key_prefix(kind) for kind in key_kinds):
+        if not all(row[i].startswith(prefix) for row in rows):
+            return None
+    props = [row[n_keys] for row in rows]
+    columns = []
+    for name in sorted({name for p in props for name in p} - {"key"}):
+        values = [p[name] for p in props if name in p]
+        kind = column_type(values)
+        if kind == "" and not all(isinstance(value, str) for value in values):
+            return None
+        if kind == "float":
+            kind = decimal_kind(values)
+            if kind is None:
+                return None
+        columns.append((name, kind + ("?" if len(values) < len(props) else "")))
+    texts = "".join(text for row in rows for text in _texts(row, n_keys))
+    if any(mark in texts for mark in PACKING_MARKS):
+        return None
+    return columns
+
+
+def decimal_kind(values):
+    """``decimalN`` when every float is an integer over 10**N exactly (so it survives packing).
+
+    Packed floats travel as integers: ``toFloat`` on some servers parses only to single
+    precision, while an integer divided by a power of ten is exact within 2**53.
+
+    >>> decimal_kind([0.9, 2.0, 0.125]), decimal_kind([0.1 + 0.2])
+    ('decimal3', None)
+    """
+    exponents = [Decimal(repr(float(value))).as_tuple().exponent for value in values]
+    if any(not isinstance(e, int) for e in exponents):
+        return None
+    scale = max(0, -min(exponents))
+    if scale > 15 or any(abs(_scaled(value, scale)) >= 2 ** 53 for value in values):
+        return None
+    return f"decimal{scale}"
+
+
+def _scaled(value, scale):
+    return int(Decimal(repr(float(value))).scaleb(scale))
+
+
+def _texts(row, n_keys):
+    yield from row[:n_keys]
+    for value in row[n_keys].values():
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from value
+
+
+def pack_row(row, key_kinds, columns):
+    """One row as a string of fields; see :func:`decode_field` for the reverse.
+
+    >>> pack_row(["author:a b", "paper:1", {"n": 1, "ok": False}], ("Author", "Paper"),
+    ...          [("n", "int"), ("ok", "boolean"), ("t", "?")])
+    'a b\\x1f1\\x1f1\\x1ff\\x1f\\x1a'
+    """
+    return row_packer(key_kinds, columns)(row)
+
+
+def row_packer(key_kinds, columns):
+    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once."""
+    cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
+    n_keys = len(key_kinds)
+
+    def pack(row):
+        props = row[n_keys]
+        keys = [row[i][cut:] for i, cut in cuts]
+        return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
+
+    return pack
+
+
+def _encode(value, kind):
+    if value is None:
+        return NULL
+    if kind.startswith("decimal"):
+        return str(_scaled(value, int(kind.removeprefix("decimal").rstrip("?"))))
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, list):
+        return ITEM.join(value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def packed_size(line):
+    """Bytes a packed row adds to a statement (quotes and backslashes are sent escaped)."""
+    return len(line.encode("utf-8")) + line.count("'") + line.count("\\")
+
+
+def decode_field(index, kind):
+    """The Cypher expression that turns field ``index`` of a packed row back into its value.
+
+    >>> decode_field(2, "int"), decode_field(3, "?")
+    ('toInteger(row[2])', "CASE row[3] WHEN '\\x1a' THEN null ELSE row[3] END")
+    """
+    field, base = f"row[{index}]", kind.rstrip("?")
+    if base.startswith("decimal"):
+        value = f"toInteger({field}) / {10 ** int(base.removeprefix('decimal'))}.0"
+    else:
+        value = {"int": f"toInteger({field})", "boolean": f"{field} = 't'",
+                 "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ITEM}') END",
+                 "": field}[base]
+    if not kind.endswith("?"):
+        return value
+    return f"CASE {field} WHEN '{NULL}' THEN null ELSE {value} END"
+
+
+def _packed_map(columns, n_keys, *, key=False):
+    entries = ["key: key"] if key else []
+    entries += [f"{_property(name)}: {decode_field(n_keys + i, kind)}"
+                for i, (name, kind) in enumerate(columns)]
+    return "{" + ", ".join(entries) + "}"
+
+
+_UNPACK = f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{FIELD}') AS row"
+
+
+def packed_merge_nodes_query(kind, columns):
+    extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
+    return (f"{_UNPACK} WITH row, '{key_prefix(kind)}' + row[0] AS key "
+            f"MERGE (n:{kind} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}{extra}")
+
+
+def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE"):
+    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced."""
+    if verb == "CREATE" and columns:
+        props = "SET " + ", ".join(f"r.{_property(name)} = {decode_field(2 + i, kind)}"
+                                   for i, (name, kind) in enumerate(columns))
+    else:
+        props = f"SET r = {_packed_map(columns, 2)}"
+    return (f"{_UNPACK} MATCH (a:{_label(src_kind)} {{key: '{key_prefix(src_kind)}' + row[0]}}) "
+            f"MATCH (b:{_label(dst_kind)} {{key: '{key_prefix(dst_kind)}' + row[1]}}) "
+            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}")

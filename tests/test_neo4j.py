@@ -1,0 +1,172 @@
+"""kg.neo4j without a server: rows, batches, splitting, Cypher text, settings, the write guard."""
+
+import networkx as nx
+import pytest
+from neo4j_graphs import paper, small_graph
+
+from kg import bolt_rows as br
+from kg import neo4j as kn
+from kg.errors import KgError
+
+
+def test_node_rows_carry_key_and_drop_none():
+    rows = br.node_rows(small_graph())
+    assert sorted(rows) == ["Area", "Author", "Benchmark", "Concept", "Dataset", "Method",
+                            "Paper", "Task"]
+    ppo = dict(rows["Method"])["method:ppo"]
+    assert ppo == {"key": "method:ppo", "name": "PPO", "aliases": []}
+    lora_paper = dict(rows["Paper"])[paper("lora")]
+    assert "label" not in lora_paper and lora_paper["year"] == 2024
+
+
+def test_relationship_rows_grouped_by_type_and_endpoint_kinds():
+    rows = br.relationship_rows(small_graph())
+    assert len(rows[("AUTHORED", "Author", "Paper")]) == 7
+    assert len(rows[("EVALUATED_ON", "Paper", "Dataset")]) == 4
+    assert rows[("PART_OF", "Dataset", "Benchmark")] == [["dataset:mnli", "benchmark:glue", {}]]
+    assert sum(map(len, rows.values())) == 30
+
+
+@pytest.mark.parametrize("attrs, message", [
+    ({"kind": "Planet"}, "kind 'Planet'"),
+    ({"kind": "Paper", "sources": [1, 2]}, "non-string items"),
+    ({"kind": "Paper", "year": {"y": 1}}, "has type dict"),
+])
+def test_node_rows_refuse_what_neo4j_cannot_store(attrs, message):
+    G = nx.MultiDiGraph()
+    G.add_node("paper:x", **attrs)
+    with pytest.raises(KgError, match=message):
+        br.node_rows(G)
+
+
+def test_relationship_rows_refuse_unknown_types():
+    G = nx.MultiDiGraph()
+    G.add_node("paper:x", kind="Paper")
+    G.add_edge("paper:x", "paper:x", key="LIKES")
+    with pytest.raises(KgError, match="unknown relationship type 'LIKES'"):
+        br.relationship_rows(G)
+
+
+@pytest.mark.parametrize("builder, args", [
+    (br.merge_nodes_query, ("Planet",)),
+    (br.write_relationships_query, ("AUTHORED", "Author", "Planet")),
+    (br.delete_relationships_query, ("DROP", "Paper", "Method")),
+    (br.append_node_property_query, ("Paper", "abstract`) DETACH DELETE (n")),
+])
+def test_cypher_builders_accept_only_the_closed_lists(builder, args):
+    with pytest.raises(KgError):
+        builder(*args)
+
+
+def test_batches_respect_rows_and_bytes():
+    rows = [["paper:%03d" % i, {"t": "x" * 50}] for i in range(100)]
+    for max_rows, max_bytes in [(7, 10_000), (1000, 700), (1, 100)]:
+        groups = list(br.batches(rows, max_rows=max_rows, max_bytes=max_bytes, overhead=60))
+        assert [r for g in groups for r in g] == rows
+        assert all(len(g) <= max_rows for g in groups)
+        assert all(len(g) == 1 or br.serialised_size(g) + 60 <= max_bytes for g in groups)
+    assert len(list(br.batches(rows, max_rows=1000, max_bytes=700, overhead=60))) == 13
+
+
+def test_split_oversized_moves_long_values_into_pieces_that_fit():
+    abstract = "Ein Satz über Graphen. " * 400
+    row = ["paper:x", {"key": "paper:x", "abstract": abstract, "sources": ["a#1"] * 300,
+                       "year": 2020}]
+    head, pieces = br.split_oversized(row, 1, 500, piece_budget=300)
+    assert br.serialised_size(head) <= 500
+    assert all(br.serialised_size(p) <= 300 for _, p in pieces)
+    restored = dict(head[1])
+    for name, piece in pieces:
+        restored[name] = restored[name] + piece
+    assert restored == row[1]
+
+
+def test_split_oversized_refuses_a_row_that_cannot_fit():
+    with pytest.raises(KgError, match="raise --max-batch-bytes"):
+        br.split_oversized(["paper:" + "x" * 400, {"year": 1}], 1, 100)
+
+
+def test_stale_relationships_and_orphan_candidates():
+    G = small_graph()
+    existing = [("USES", paper("lora"), "method:lora"), ("USES", paper("lora"), "method:gone"),
+                ("EVALUATED_ON", paper("lora"), "dataset:mnli"), ("NOT_OURS", "a", "b")]
+    stale = br.stale_relationships(G, existing)
+    assert stale == {("USES", paper("lora"), "method:gone")}
+    assert br.orphan_candidates(G, [paper("lora"), "method:gone", "method:lora", "x:y"]) == [
+        "method:gone"]
+
+
+def test_settings_prefer_arguments_then_environment():
+    env = {"NEO4J_URI": "bolt://env:7687", "NEO4J_USERNAME": "u", "NEO4J_PASSWORD": "p",
+           "NEO4J_DATABASE": "graphs"}
+    assert kn.Settings.resolve(environ=env) == kn.Settings("bolt://env:7687", "u", "p", "graphs")
+    assert kn.Settings.resolve(uri="bolt://arg:1", password="q", environ=env) == \
+        kn.Settings("bolt://arg:1", "u", "q", "graphs")
+    assert kn.Settings.resolve(environ={}) == kn.Settings(kn.DEFAULT_URI, None, None, None)
+
+
+@pytest.mark.parametrize("cypher", [
+    "CREATE (n:X)", "match (n) set n.x = 1", "MATCH (n) DETACH DELETE n",
+    "MERGE (n:X {key: 'a'})", "MATCH (n) REMOVE n.x", "DROP INDEX i",
+    "UNWIND [1] AS x CALL { CREATE (:X) }", "LOAD CSV FROM 'file:///x' AS r RETURN r",
+])
+def test_refuse_writes_refuses_write_clauses(cypher):
+    with pytest.raises(KgError, match="pass --write"):
+        kn.refuse_writes(cypher)
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (n:Paper {title: 'CREATE and SET'}) RETURN n.set AS s",
+    "MATCH (n) WHERE n.name = \"DELETE\" RETURN n // MERGE later\n",
+    "MATCH (n:`CREATE`) RETURN count(n) /* SET */",
+    "MATCH (a)-[:APPLIED_TO]->(d) RETURN a.key, $offset, d.created",
+])
+def test_refuse_writes_allows_reads(cypher):
+    kn.refuse_writes(cypher)
+
+
+def test_connect_refuses_a_bad_uri():
+    with pytest.raises(kn.BoltError, match="bad Bolt URI 'http://localhost:7474'"):
+        kn.connect(uri="http://localhost:7474")
+
+
+def test_dialects_keep_the_ddl_difference():
+    assert kn.NEO4J.key_schema_statements(set())[0] == (
+        "CREATE CONSTRAINT kg_area_key IF NOT EXISTS FOR (n:Area) REQUIRE n.key IS UNIQUE")
+    assert kn.GENERIC_BOLT.key_schema_statements({"Area", "Author", "Benchmark", "Concept",
+                                                  "Dataset", "Method", "Metric", "Paper"}) == [
+        "CREATE INDEX FOR (n:Task) ON (n.key)"]
+
+
+def test_packed_rows_round_trip_their_types():
+    rows = [["author:a", "paper:b", {"n": 3, "ok": True, "s": 0.9, "names": [], "t": "it's"}],
+            ["author:c", "paper:d", {"n": -1, "ok": False, "s": 2.0, "names": ["x", "y z"]}]]
+    columns = br.packed_columns(rows, ("Author", "Paper"))
+    assert columns == [("n", "int"), ("names", "string[]"), ("ok", "boolean"),
+                       ("s", "decimal1"), ("t", "?")]
+    fields = br.pack_row(rows[1], ("Author", "Paper"), columns).split(br.FIELD)
+    assert fields == ["c", "d", "-1", "x\x1dy z", "f", "20", br.NULL]
+    assert br.packed_size("it's") == 5
+
+
+@pytest.mark.parametrize("rows", [
+    [["paper:a", {"t": "x\x1fy"}]],
+    [["paper:a", {"t": ["x\x1ey"]}]],
+    [["paper:a\x1a", {}]],
+    [["paper:a", {"v": 1}], ["paper:b", {"v": "1"}]],
+    [["paper:a", {"v": 0.1 + 0.2}]],
+    [["author:a", {}]],
+])
+def test_rows_that_cannot_be_packed_are_left_as_lists(rows):
+    assert br.packed_columns(rows, ("Paper",)) is None
+
+
+def test_packed_queries_decode_every_column():
+    query = br.packed_write_relationships_query(
+        "AUTHORED", "Author", "Paper", [("position", "int"), ("truncated_list", "boolean?")],
+        verb="CREATE")
+    assert query == (
+        "UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
+        "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
+        "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2]), r.`truncated_list` = "
+        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END")
