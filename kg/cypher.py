@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -41,6 +42,9 @@ LAYOUT_VERSION = 2
 BATCH = 5000
 START_TIMEOUT = 30.0
 QUERY_TIMEOUT = 60.0
+#: FalkorDB checks its time limit between operations (not inside allShortestPaths), so the
+#: client also gives up this many seconds after it.
+CLIENT_GRACE = 5.0
 _HEADER_BYTES = 65536
 _PR_SET_PDEATHSIG = 1
 WORKDIR_PREFIX = "kg-falkordb-"
@@ -104,30 +108,51 @@ def _stop(process, client, workdir):
 
 def sweep_stale_workdirs():
     """Remove the socket folders left by processes that died without closing their engine
-    (killed: their server died with them, the folder stayed)."""
+    (killed: their server died with them, the folder stayed): folders whose owner process
+    is gone, or that lost their owner file and whose socket no server listens on."""
     root = tempfile.gettempdir()
     for name in os.listdir(root):
-        if not name.startswith(WORKDIR_PREFIX):
-            continue
         folder = os.path.join(root, name)
-        try:
-            with open(os.path.join(folder, OWNER_FILE)) as fh:
-                owner = int(fh.read())
-        except (OSError, ValueError):
-            continue
-        try:
-            os.kill(owner, 0)
-        except ProcessLookupError:
+        if name.startswith(WORKDIR_PREFIX) and _abandoned(folder):
             shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:
-            pass
+
+
+def _abandoned(folder):
+    try:
+        with open(os.path.join(folder, OWNER_FILE)) as fh:
+            owner = int(fh.read())
+    except (OSError, ValueError):
+        try:
+            old = time.time() - os.stat(folder).st_mtime > 60
+        except OSError:
+            return False
+        return old and not _listening(os.path.join(folder, "redis.sock"))
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    return False
+
+
+def _listening(path):
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 class EmbeddedEngine:
     """A private FalkorDB server; call it as a runner. Use as a context manager or close().
 
     ``rdb`` is a saved database to open (read-only use; the server never writes it).
-    A query running longer than ``timeout`` seconds is stopped with a CypherError.
+    A query running longer than ``timeout`` seconds fails with a CypherError (the server
+    stops it, or the client stops waiting ``CLIENT_GRACE`` seconds later).
     """
 
     def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
@@ -138,10 +163,10 @@ class EmbeddedEngine:
         self.workdir = tempfile.mkdtemp(prefix=WORKDIR_PREFIX)
         with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
             fh.write(str(os.getpid()))
-        socket = os.path.join(self.workdir, "redis.sock")
+        socket_path = os.path.join(self.workdir, "redis.sock")
         directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
                                                                                  RDB_NAME)
-        command = [executable, "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700",
+        command = [executable, "--port", "0", "--unixsocket", socket_path, "--unixsocketperm", "700",
                    "--dir", directory, "--dbfilename", filename, "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
                    "--logfile", os.path.join(self.workdir, "redis.log"),
@@ -152,7 +177,7 @@ class EmbeddedEngine:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         preexec_fn=_die_with_parent)
         try:
-            self.db = self._connect(socket, falkordb)
+            self.db = self._connect(socket_path, falkordb, timeout + CLIENT_GRACE)
         except BaseException:
             self.process.kill()
             self.process.wait()
@@ -162,15 +187,16 @@ class EmbeddedEngine:
         self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
                                            self.workdir)
 
-    def _connect(self, socket, falkordb):
+    def _connect(self, socket_path, falkordb, socket_timeout):
         """A client of the starting server, once it answers (it may be loading a database)."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if self.process.poll() is not None:
                 raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
-            if os.path.exists(socket):
+            if os.path.exists(socket_path):
                 try:
-                    db = falkordb.FalkorDB(unix_socket_path=socket)
+                    db = falkordb.FalkorDB(unix_socket_path=socket_path,
+                                           socket_timeout=socket_timeout)
                     db.connection.ping()
                     return db
                 except Exception:  # still loading the saved database, or failing to
@@ -193,8 +219,17 @@ class EmbeddedEngine:
 
     def __call__(self, cypher, params=None):
         """Run a read-only query; rows as dicts in RETURN order."""
+        import redis
+
+        if not self._finalizer.alive:
+            raise KgError("the embedded Cypher engine is closed; open a new one")
         try:
             result = self.graph.ro_query(cypher, params or {})
+        except redis.exceptions.TimeoutError:
+            # the server is still running it and cannot be told to stop: stop the server
+            self.close()
+            raise CypherError("the query ran past the embedded engine's time limit and the "
+                              "engine was stopped; anchor the query on fewer nodes") from None
         except Exception as exc:
             if self.process.poll() is not None:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None
@@ -210,12 +245,11 @@ class EmbeddedEngine:
         """Run a loading query with ``$rows``, a list of lists of plain values; returns the
         first column of what it returns (integers only).
 
-        The rows go as a JSON literal, which is also a Cypher literal (several times faster
-        than the client's own encoding); rows whose JSON has a ``\\uXXXX`` escape (control
-        characters), which FalkorDB reads differently, go through the client.
+        The rows go as one literal (see :func:`cypher_literal`), several times faster than
+        the client's own encoding; rows it cannot write go through the client.
         """
-        literal = orjson.dumps(rows).decode()
-        if _UNICODE_ESCAPE.search(literal):
+        literal = cypher_literal(rows)
+        if literal is None:
             return [row[0] for row in self.graph.query(cypher, {"rows": rows}).result_set]
         reply = self.db.connection.execute_command("GRAPH.QUERY", GRAPH_NAME,
                                                    f"CYPHER rows={literal} {cypher}",
@@ -256,7 +290,35 @@ def plain(value):
 
 # ------------------------------------------------------------------------ materialising
 
-_UNICODE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u")
+
+
+def cypher_literal(rows):
+    """``rows`` (lists of plain values) as a Cypher literal, or None if a string holds NUL.
+
+    JSON is a Cypher literal except for the ``\\u00XX`` escapes of control characters,
+    which FalkorDB does not read: those characters go in raw.
+
+    >>> cypher_literal([["a\\"b", None, True, 1.5, ["x"]], ["tab\\there", "bell\\x07"]])
+    '[["a\\\\"b",null,true,1.5,["x"]],["tab\\\\there","bell\\x07"]]'
+    >>> cypher_literal([["\\x00"]]) is None
+    True
+    """
+    literal = orjson.dumps(rows).decode()
+    if "\\u" not in literal:
+        return literal
+    parts, start, i = [], 0, literal.find("\\u")
+    while i >= 0:
+        j = i
+        while j > 0 and literal[j - 1] == "\\":
+            j -= 1
+        if (i - j) % 2 == 0:  # an even run of backslashes before i: i starts an escape
+            code = int(literal[i + 2:i + 6], 16)
+            if code == 0:
+                return None
+            parts += [literal[start:i], chr(code)]
+            start = i + 6
+        i = literal.find("\\u", i + 2)
+    return "".join(parts) + literal[start:]
 _PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

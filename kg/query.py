@@ -156,7 +156,7 @@ def node_resolver(runner):
     def resolve(labels, text):
         guesses = [text, author_key(text)] if AUTHOR in labels else [text]
         for label in labels:
-            rows = runner(f"MATCH (n:{label}) WHERE n.key IN $keys RETURN n.key AS key",
+            rows = runner(f"UNWIND $keys AS k MATCH (n:{label} {{key: k}}) RETURN n.key AS key",
                           {"keys": guesses})
             if rows:
                 return min(r["key"] for r in rows)

@@ -329,12 +329,14 @@ def top_method_dataset_pairs(G, *, limit=10):
     PPO ImageNet 2
     GRPO GLUE 1
     """
-    rows = [{"method": node_name(G, m), "method_key": m, "target": node_name(G, t),
-             "target_key": t, "count": d.get("papers", len(d.get("paper_keys") or []))}
-            for m, t, k, d in G.edges(keys=True, data=True) if k == APPLIED_TO]
-    rows.sort(key=lambda r: (-r["count"], r["method"], r["target"], r["method_key"],
-                             r["target_key"]))
-    return rows[:limit]
+    def rank(G):
+        rows = [{"method": node_name(G, m), "method_key": m, "target": node_name(G, t),
+                 "target_key": t, "count": d.get("papers", len(d.get("paper_keys") or []))}
+                for m, t, k, d in G.edges(keys=True, data=True) if k == APPLIED_TO]
+        rows.sort(key=lambda r: (-r["count"], r["method"], r["target"], r["method_key"],
+                                 r["target_key"]))
+        return rows
+    return [dict(row) for row in cached(G, "method_dataset_ranking", rank)[:limit]]
 
 
 # ------------------------------------------------------------------ papers sharing concepts
@@ -381,8 +383,9 @@ def related_papers(G, paper, *, limit=10):
         for q in papers_about(G, c):
             if q != p:
                 shared.setdefault(q, []).append(c)
+    weight = {c: idf(G, c) for c in concepts_of(G, p)}
     rows = [{"paper": paper_name(G, q), "key": q,
-             "score": rounded(sum(idf(G, c) for c in cs)),
+             "score": rounded(sum(weight[c] for c in cs)),
              "shared": sorted(node_name(G, c) for c in cs)}
             for q, cs in shared.items()]
     rows.sort(key=lambda r: (-r["score"], r["paper"], r["key"]))

@@ -8,7 +8,7 @@ import pytest
 
 from kg import cypher
 from kg.cypher import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
-from kg.errors import GraphFileError
+from kg.errors import GraphFileError, KgError
 from kg.schema import labels_of
 from kg.store import save_graph
 from kg.traverse import example_graph
@@ -77,6 +77,15 @@ def test_properties_round_trip(G, run):
 def test_nodes_come_back_as_property_dicts(run):
     rows = run("MATCH (b:Benchmark) RETURN b")
     assert rows == [{"b": {"key": "benchmark:glue", "name": "GLUE", "aliases": []}}]
+
+
+def test_relationships_and_paths_come_back_as_plain_data(run):
+    rows = run("MATCH p = (a:Author {key: 'author:ada lovelace'})-[r:AUTHORED]->(x) "
+               "RETURN p, r")
+    assert rows[0]["r"] == {"position": 1, "truncated_list": False}
+    assert [n["key"] for n in rows[0]["p"]] == ["author:ada lovelace",
+                                               rows[0]["p"][1]["key"]]
+    assert rows[0]["p"][1]["title"] == "Lonely Paper"
 
 
 def test_parameters_are_data_not_cypher(run):
@@ -274,7 +283,8 @@ def test_a_runaway_query_is_stopped_with_a_clear_error():
 
 
 @pytest.mark.parametrize("text", ['say "hi"\\', "line\nbreak\ttab", "bell\x07 and \x01",
-                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", ""])
+                                  "émoji 😀 \u2028 ∑", "CYPHER x=1 MATCH (n) DELETE n", "",
+                                  r"latex \url{x} \u0041 \\u0042", "mixed \x02 \\u0003"])
 def test_strings_load_exactly(text):
     G = example_graph()
     G.nodes["author:ada lovelace"]["name"] = text
@@ -282,3 +292,38 @@ def test_strings_load_exactly(text):
         assert run("MATCH (a:Author {key: 'author:ada lovelace'}) RETURN a.name AS name") == [
             {"name": text}]
         assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
+    import time
+    monkeypatch.setattr(cypher, "CLIENT_GRACE", -59.7)  # the client waits 0.3 s, the server 60
+    with EmbeddedEngine(timeout=60) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        start = time.monotonic()
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) RETURN count(*) AS n")
+        assert time.monotonic() - start < 5
+        assert not alive(engine.pid)  # it could not be told to stop that query
+        with pytest.raises(KgError, match="closed"):
+            engine("RETURN 1 AS one")
+
+
+def test_sweep_removes_only_abandoned_folders():
+    import socket
+    import tempfile
+    import time
+    folders = [tempfile.mkdtemp(prefix=cypher.WORKDIR_PREFIX) for _ in range(3)]
+    for folder in folders:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(os.path.join(folder, "redis.sock"))
+        server.close()  # nothing listens there any more
+    old = time.time() - 3600
+    os.utime(folders[0], (old, old))  # long abandoned
+    with open(os.path.join(folders[1], cypher.OWNER_FILE), "w") as fh:
+        fh.write(str(os.getpid()))  # owned by a live process
+    os.utime(folders[1], (old, old))
+    cypher.sweep_stale_workdirs()  # folders[2] is too new to judge
+    assert [os.path.isdir(f) for f in folders] == [False, True, True]
+    for folder in folders[1:]:
+        import shutil
+        shutil.rmtree(folder)
