@@ -106,7 +106,8 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
         mentions[key] = found
         bar.update()
     bar.close()
-    assemble_mentions(G, mentions)
+    if to_extract:  # otherwise the entity layer is unchanged
+        assemble_mentions(G, mentions)
     report.seconds = time.perf_counter() - started
     return G, report
 

@@ -91,10 +91,16 @@ def resolve_corpus(items, *, graph=None):
         resolved.append((key, out))
     names = display_names(resolved, graph)
     long_forms = entity_long_forms(resolved, graph)
-    return [(key, _merge([replace(m, canonical=names.get(k, m.canonical),
-                                  long_form=long_forms.get(k, m.long_form))
-                          for m in ms for k in [(m.type, name_key(m.canonical))]]))
-            for key, ms in resolved]
+    return [(key, _merge([_renamed(m, names, long_forms) for m in ms])) for key, ms in resolved]
+
+
+def _renamed(m, names, long_forms):
+    """``m`` with its entity's corpus-wide display name and long form (itself if unchanged)."""
+    k = (m.type, name_key(m.canonical))
+    canonical, long_form = names.get(k, m.canonical), long_forms.get(k, m.long_form)
+    if canonical == m.canonical and long_form == m.long_form:
+        return m
+    return replace(m, canonical=canonical, long_form=long_form)
 
 
 def entity_long_forms(items, graph=None):
