@@ -32,3 +32,25 @@ def test_measure_build_series(tmp_path):
 def test_incremental_equals_full_rebuild(tmp_path):
     result = scale.measure_incremental(tmp_path, base=8, extra=4, source=SAMPLES)
     assert result["same_as_full_rebuild"] is True
+
+
+def test_suite_table_names_every_figure_and_target():
+    run = pytest.importorskip("run")
+    results = {
+        "scale": {"builds": [{"papers": 5, "workers": 1, "seconds": 1.5, "papers_per_s": 3,
+                              "peak_rss_mb": 90, "file_mb": 0.1, "load_s": 0.01,
+                              "replicated": False}],
+                  "incremental": {"base": 8, "added": 4, "seconds": 1.0,
+                                  "same_as_full_rebuild": True}},
+        "extract": {"tokenizer_per_s": 7000, "one_process_per_s": 1600, "workers": 2,
+                    "workers_per_s": 2600},
+        "traverse": {"python": {"coauthors": {"median_ms": 0.4}},
+                     "cypher": {"coauthors": {"median_ms": 3.0},
+                                "top_collaborators": {"median_ms": 700.0}},
+                     "first_query_after_build_s": 9.5},
+        "push": {"runs": {"full": {"relationships_per_s": 18000}}, "batched_vs_per_row": 28.0},
+    }
+    table = run.format_table(run.rows_of(results))
+    assert "build 5 papers, 1 workers" in table and "same as full rebuild: True" in table
+    assert "3.0..700.0 ms (top_collaborators)" in table and "18,000 rels/s" in table
+    assert len(table.splitlines()) == 2 + 11
