@@ -108,6 +108,7 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     bar.close()
     if to_extract:  # otherwise the entity layer is unchanged
         assemble_mentions(G, mentions)
+    kgraph.set_coauthor_counts(G)
     report.seconds = time.perf_counter() - started
     return G, report
 

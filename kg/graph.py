@@ -168,6 +168,22 @@ def add_applied_to(G):
                    paper_keys=sorted(papers), score=sum(papers.values()))
 
 
+def set_coauthor_counts(G):
+    """Set each Author's ``coauthors``: how many distinct authors share a paper with them.
+
+    Derived like APPLIED_TO, so that ranking authors by collaborators is a property lookup in
+    Cypher rather than a count over every co-author pair of the graph.
+    """
+    partners = {a: set() for a, kind in G.nodes(data="kind") if kind == S.AUTHOR}
+    for paper, kind in G.nodes(data="kind"):
+        if kind == S.PAPER:
+            names = [a for a, rels in G._pred[paper].items() if S.AUTHORED in rels]
+            for a in names if len(names) > 1 else ():
+                partners[a].update(names)
+    for a, names in partners.items():
+        G.nodes[a]["coauthors"] = len(names - {a})
+
+
 def prune_orphans(G, candidates):
     """Remove entities, authors and areas among ``candidates`` that nothing points to."""
     pending = set(candidates)

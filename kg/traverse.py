@@ -10,6 +10,7 @@ import math
 import weakref
 import networkx as nx
 
+from kg.graph import set_coauthor_counts
 from kg.lookup import find_node
 from kg.lookup import forget as _forget_names
 from kg.schema import (APPLIED_TO, AREA, AUTHOR, AUTHORED, BENCHMARK, CONCEPT_KINDS, DATASET,
@@ -497,4 +498,5 @@ def example_graph():
                                     ["Quantum Walks", "Edge Case"])]:
         keys = sorted(p for p, t in G.nodes(data="title") if t in titles)
         G.add_edge(method, target, APPLIED_TO, papers=len(keys), paper_keys=keys, score=1.0)
+    set_coauthor_counts(G)
     return G

@@ -156,3 +156,11 @@ def test_incremental_build_equals_full_build(tmp_path):
     build([a, b], str(tmp_path / "full.kg"))
     assert (tmp_path / "inc.kg").read_bytes() == (tmp_path / "full.kg").read_bytes()
     assert len(load_mentions(tmp_path / "inc.kg")) == 2
+
+
+def test_authors_carry_their_coauthor_count(seed_graph):
+    from kg.traverse import collaborations
+    index = collaborations(seed_graph)
+    authors = [n for n, k in seed_graph.nodes(data="kind") if k == S.AUTHOR]
+    assert all(seed_graph.nodes[a]["coauthors"] == len(index.get(a, {})) for a in authors)
+    assert seed_graph.nodes[author_key("Julia Kempe")]["coauthors"] == 13

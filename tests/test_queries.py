@@ -7,6 +7,7 @@ import pytest
 from kg import traverse
 from kg.cypher import open_graph
 from kg.errors import KgError, NotFound
+from kg.graph import set_coauthor_counts
 from kg.query import (QUERY_DIR, bind, format_csv, format_json, format_table, list_queries,
                       load_query, node_resolver, parse_assignments, parse_query, run_query)
 from kg.schema import AUTHORED, content_hash
@@ -45,6 +46,7 @@ def with_second_route(G):
                area=None, sources=["extra.txt#0"], hash=key[6:], venue=None, year=None)
     for position, author in enumerate(["author:yann ollivier", "author:carol chen"], 1):
         G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
+    set_coauthor_counts(G)
     return G
 
 
