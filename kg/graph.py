@@ -94,6 +94,67 @@ def add_entity_layer(G, resolved):
     must not hold entities yet. One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     """
+    entities, edges, aliases = {}, [], {}
+    for paper, mentions in resolved:
+        by_entity = {}
+        for m in sorted(mentions, key=lambda m: (m.start, m.end)):
+            key = S.entity_key(m.type, m.canonical)
+            if key not in entities:
+                _new_entity(entities, edges, aliases, key, m)
+            if m.type != S.CONCEPT:
+                if m.long_form and entities[key]["long_form"] is None:
+                    entities[key]["long_form"] = m.long_form
+                aliases[key].update(a for a in (m.text, *m.aliases) if a)
+            first, proposed = by_entity.get(key, (m, False))
+            by_entity[key] = (first, proposed or m.role == "proposed")
+        label = None
+        for key, (m, proposed) in by_entity.items():
+            rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
+            edges.append((paper, key, rel, {"evidence": m.sentence, "start": m.start,
+                                            "end": m.end, "text": m.text, "rule": m.rule,
+                                            "score": round(float(m.score), 4)}))
+            if rel == S.PROPOSES and m.type == S.METHOD and (label is None or
+                                                            m.start < label[0]):
+                label = (m.start, entities[key]["name"])
+        G.nodes[paper]["label"] = label[1] if label else None
+    for key, names in aliases.items():
+        entities[key]["aliases"] = sorted(names - {entities[key]["name"]})
+    G.add_nodes_from(entities.items())
+    G.add_edges_from(edges)
+    add_applied_to(G)
+
+
+def _new_entity(entities, edges, aliases, key, m):
+    """Record the node of a new entity (and the benchmarks a dataset is PART_OF)."""
+    if m.type == S.CONCEPT:
+        entities[key] = {"kind": S.CONCEPT, "name": m.canonical}
+        return
+    entities[key] = {"kind": m.type, "name": m.canonical, "aliases": [], "long_form": None}
+    aliases[key] = set()
+    for benchmark in m.part_of:
+        bkey = S.entity_key(S.BENCHMARK, benchmark)
+        if bkey == key:
+            continue
+        if bkey not in entities:
+            entities[bkey] = {"kind": S.BENCHMARK, "name": benchmark, "aliases": [],
+                              "long_form": None}
+            aliases[bkey] = set()
+        edges.append((key, bkey, S.PART_OF, {}))
+
+
+def mention_edges(G, paper):
+    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
+    return [(v, k, d) for _, v, k, d in G.out_edges(paper, keys=True, data=True)
+            if k in S.MENTION_RELS]
+
+
+def add_entity_layer(G, resolved):
+    """Add entity nodes, mention edges, paper labels and APPLIED_TO for resolved mentions.
+
+    ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
+    must not hold entities yet. One edge per paper and entity: the earliest mention is the
+    evidence, and the paper PROPOSES the entity if any mention of it is proposed.
+    """
     aliases = {}
     for paper, mentions in resolved:
         by_entity = {}

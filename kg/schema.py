@@ -9,6 +9,7 @@ Edges are keyed by their relationship type (``G.edges[u, v, "AUTHORED"]``).
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 SCHEMA_VERSION = 1
 
@@ -69,6 +70,7 @@ def content_hash(abstract):
     return hashlib.sha1(collapse_whitespace(abstract).encode("utf-8")).hexdigest()[:12]
 
 
+@lru_cache(maxsize=1 << 16)
 def slug(text):
     """A stable, readable key fragment: NFKC, casefolded, runs of non-word characters to '-'.
 
