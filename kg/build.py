@@ -13,7 +13,7 @@ from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
 from kg.resolve import resolve_corpus
-from kg.store import load_graph, load_mentions, save_graph
+from kg.store import load_graph, load_mentions, paused_gc, save_graph
 
 
 @dataclass
@@ -124,14 +124,16 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
     G, mentions = None, {}
     if os.path.exists(output) and not fresh:
         G, mentions = load_graph(output), load_mentions(output)
-    G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
-                            workers=workers, reingest=reingest, progress=progress)
+    with paused_gc():
+        G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
+                                workers=workers, reingest=reingest, progress=progress)
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     if strict and report.problems:
         raise InputError(f"{len(report.problems)} bad input(s) and --strict given; first: "
                          f"{report.problems[0]}")
-    report.graph_path = save_graph(G, output, mentions=mentions)
+    with paused_gc():
+        report.graph_path = save_graph(G, output, mentions=mentions)
     report.seconds = time.perf_counter() - started
     return G, report

@@ -10,9 +10,11 @@ Plain data only (no pickle): safe to open from anyone. Writes go to a temporary 
 beside the target and replace it atomically.
 """
 
+import gc
 import os
 import tempfile
 import zlib
+from contextlib import contextmanager
 
 from dataclasses import fields
 from typing import get_origin
@@ -32,11 +34,28 @@ _MENTION_FIELDS = [f.name for f in fields(Mention)]
 _TUPLE_FIELDS = {f.name for f in fields(Mention) if get_origin(f.type) is tuple}
 
 
+@contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector for a bulk step.
+
+    Loading, building and saving a graph create millions of small objects and no garbage
+    cycles; without the pause the collector rescans them again and again (about a quarter
+    of an incremental build's time).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def graph_to_data(G):
     """The graph as plain, sorted lists (the body of the file)."""
     nodes = sorted([n, a] for n, a in G.nodes(data=True))
-    edges = sorted(([u, v, k, d] for u, v, k, d in G.edges(keys=True, data=True)),
-                   key=lambda e: (e[0], e[2], e[1]))
+    edges = sorted(([u, v, k, d] for u, nbrs in G._succ.items() for v, rels in nbrs.items()
+                    for k, d in rels.items()), key=lambda e: (e[0], e[2], e[1]))
     return {"graph": dict(G.graph), "nodes": nodes, "edges": edges}
 
 
@@ -76,11 +95,11 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
 
     The previous file survives any failure.
     """
-    body = zlib.compress(orjson.dumps(graph_to_data(G), option=orjson.OPT_SORT_KEYS),
-                         _COMPRESSION_LEVEL)
+    data = graph_to_data(G)
+    body = zlib.compress(orjson.dumps(data, option=orjson.OPT_SORT_KEYS), _COMPRESSION_LEVEL)
     cache = zlib.compress(orjson.dumps(mentions_to_data(mentions or {})), _COMPRESSION_LEVEL)
     header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
-                           "nodes": G.number_of_nodes(), "edges": G.number_of_edges(),
+                           "nodes": len(data["nodes"]), "edges": len(data["edges"]),
                            "compression": "zlib", "sections": {"graph": len(body),
                                                                "mentions": len(cache)}},
                           option=orjson.OPT_SORT_KEYS)
@@ -166,7 +185,8 @@ def _read_section(path, name):
 def load_graph(path=DEFAULT_GRAPH):
     """Load a graph saved by :func:`save_graph`."""
     try:
-        return data_to_graph(_read_section(path, "graph"))
+        with paused_gc():
+            return data_to_graph(_read_section(path, "graph"))
     except (KeyError, TypeError, ValueError) as exc:
         raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
                              "`kg build`") from None
@@ -175,7 +195,8 @@ def load_graph(path=DEFAULT_GRAPH):
 def load_mentions(path=DEFAULT_GRAPH):
     """The unresolved mentions of each paper, saved beside the graph by a build."""
     try:
-        return data_to_mentions(_read_section(path, "mentions"))
+        with paused_gc():
+            return data_to_mentions(_read_section(path, "mentions"))
     except (TypeError, ValueError, AttributeError) as exc:
         raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
                              "`kg build`") from None

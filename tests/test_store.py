@@ -112,3 +112,13 @@ def test_data_to_graph_matches_networkx_construction(seed_graph):
     u, v, k = next(iter(fast.edges(keys=True)))
     fast.remove_edge(u, v, k)  # the structure stays consistent under mutation
     assert (u, v, k) not in fast.edges and u in fast and v in fast
+
+
+def test_paused_gc_restores_the_collector():
+    import gc
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        with store.paused_gc():
+            assert not gc.isenabled()
+            raise RuntimeError("boom")
+    assert gc.isenabled()
