@@ -38,7 +38,7 @@ def rows_of(results):
         label = f"build {b['papers']:,} papers, {b['workers']} workers" + \
             (" (replicated)" if b["replicated"] else "")
         rows += [(label, f"{b['seconds']} s, {b['papers_per_s']:,} papers/s", "<= 40 s at 19,456"),
-                 (f"  peak RSS / file / load", f"{b['peak_rss_mb']} MB / {b['file_mb']} MB / "
+                 ("  peak RSS / file / load", f"{b['peak_rss_mb']} MB / {b['file_mb']} MB / "
                   f"{b['load_s']} s", "<= 1.5 GB / - / <= 3 s")]
     inc = results["scale"].get("incremental")
     if inc:

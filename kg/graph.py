@@ -81,12 +81,6 @@ def authored_by(G, paper):
 
 # ---------------------------------------------------------------- mentions
 
-def mention_edges(G, paper):
-    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
-    return [(v, k, d) for _, v, k, d in G.out_edges(paper, keys=True, data=True)
-            if k in S.MENTION_RELS]
-
-
 def add_entity_layer(G, resolved):
     """Add entity nodes, mention edges, paper labels and APPLIED_TO for resolved mentions.
 
@@ -140,62 +134,6 @@ def _new_entity(entities, edges, aliases, key, m):
                               "long_form": None}
             aliases[bkey] = set()
         edges.append((key, bkey, S.PART_OF, {}))
-
-
-def mention_edges(G, paper):
-    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
-    return [(v, k, d) for _, v, k, d in G.out_edges(paper, keys=True, data=True)
-            if k in S.MENTION_RELS]
-
-
-def add_entity_layer(G, resolved):
-    """Add entity nodes, mention edges, paper labels and APPLIED_TO for resolved mentions.
-
-    ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
-    must not hold entities yet. One edge per paper and entity: the earliest mention is the
-    evidence, and the paper PROPOSES the entity if any mention of it is proposed.
-    """
-    aliases = {}
-    for paper, mentions in resolved:
-        by_entity = {}
-        for m in sorted(mentions, key=lambda m: (m.start, m.end)):
-            key = S.entity_key(m.type, m.canonical)
-            if key not in G:
-                _add_entity_node(G, key, m, aliases)
-            if m.type != S.CONCEPT:
-                if m.long_form and G.nodes[key]["long_form"] is None:
-                    G.nodes[key]["long_form"] = m.long_form
-                aliases[key].update(a for a in (m.text, *m.aliases) if a)
-            first, proposed = by_entity.get(key, (m, False))
-            by_entity[key] = (first, proposed or m.role == "proposed")
-        label = None
-        for key, (m, proposed) in by_entity.items():
-            rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
-            G.add_edge(paper, key, key=rel, evidence=m.sentence, start=m.start, end=m.end,
-                       text=m.text, rule=m.rule, score=round(float(m.score), 4))
-            if rel == S.PROPOSES and m.type == S.METHOD and (label is None or
-                                                            m.start < label[0]):
-                label = (m.start, G.nodes[key]["name"])
-        G.nodes[paper]["label"] = label[1] if label else None
-    for key, names in aliases.items():
-        G.nodes[key]["aliases"] = sorted(names - {G.nodes[key]["name"]})
-    add_applied_to(G)
-
-
-def _add_entity_node(G, key, m, aliases):
-    if m.type == S.CONCEPT:
-        G.add_node(key, kind=S.CONCEPT, name=m.canonical)
-        return
-    G.add_node(key, kind=m.type, name=m.canonical, aliases=[], long_form=None)
-    aliases[key] = set()
-    for benchmark in m.part_of:
-        bkey = S.entity_key(S.BENCHMARK, benchmark)
-        if bkey == key:
-            continue
-        if bkey not in G:
-            G.add_node(bkey, kind=S.BENCHMARK, name=benchmark, aliases=[], long_form=None)
-            aliases[bkey] = set()
-        G.add_edge(key, bkey, key=S.PART_OF)
 
 
 def mention_edges(G, paper):
