@@ -30,7 +30,7 @@ PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-pape
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
-from bolt_server import BoltServer, no_goodbye  # noqa: E402
+from bolt_server import BoltServer, binaries, no_goodbye  # noqa: E402, F401
 
 from kg import neo4j as kn  # noqa: E402
 from kg.authors import author_key, readable_name  # noqa: E402
