@@ -162,41 +162,36 @@ def read_header(path):
     return header
 
 
-def _read_section(path, name):
-    header = read_header(path)
-    sizes = header.get("sections")
-    if not isinstance(sizes, dict) or name not in sizes:
+_SECTIONS = ("graph", "mentions")
+
+
+def _load_section(path, name, convert):
+    """Read one section of a graph file and ``convert`` its JSON; GraphFileError if bad."""
+    sizes = read_header(path).get("sections")
+    if not isinstance(sizes, dict) or not all(isinstance(sizes.get(s), int) for s in _SECTIONS):
         raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
                              "`kg build`")
     with open(path, "rb") as fh:
         fh.read(len(MAGIC))
         fh.readline()
-        for section in ("graph", "mentions"):
-            data = fh.read(sizes[section])
-            if section == name:
-                break
+        fh.seek(sum(sizes[s] for s in _SECTIONS[:_SECTIONS.index(name)]), os.SEEK_CUR)
+        data = fh.read(sizes[name])
     try:
-        return orjson.loads(zlib.decompress(data))
+        with paused_gc():
+            return convert(orjson.loads(zlib.decompress(data)))
     except (zlib.error, orjson.JSONDecodeError) as exc:
         raise GraphFileError(f"{path}: graph file is corrupt or truncated ({exc}); rebuild "
                              "it with `kg build`") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
+                             "`kg build`") from None
 
 
 def load_graph(path=DEFAULT_GRAPH):
     """Load a graph saved by :func:`save_graph`."""
-    try:
-        with paused_gc():
-            return data_to_graph(_read_section(path, "graph"))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
-                             "`kg build`") from None
+    return _load_section(path, "graph", data_to_graph)
 
 
 def load_mentions(path=DEFAULT_GRAPH):
     """The unresolved mentions of each paper, saved beside the graph by a build."""
-    try:
-        with paused_gc():
-            return data_to_mentions(_read_section(path, "mentions"))
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
-                             "`kg build`") from None
+    return _load_section(path, "mentions", data_to_mentions)
