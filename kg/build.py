@@ -48,7 +48,7 @@ def plan_records(G, records, *, reingest=False):
         if digest in seen:
             report.duplicates += 1
         elif key in G and G.nodes[key]["hash"] != digest:
-            reset_paper(G, key, record)
+            reset_paper(G, key, record, digest)
             report.updated_papers += 1
             to_extract[key] = record
         elif key in G:
@@ -65,12 +65,11 @@ def plan_records(G, records, *, reingest=False):
     return list(to_extract.items()), report
 
 
-def reset_paper(G, key, record):
+def reset_paper(G, key, record, digest):
     """Forget what the graph knew of a paper whose abstract changed."""
     touched = set(G.predecessors(key)) | set(G.successors(key))
     G.remove_edges_from(list(G.in_edges(key, keys=True)) + list(G.out_edges(key, keys=True)))
-    G.nodes[key].update(abstract=record.abstract, hash=S.content_hash(record.abstract),
-                        label=None, area=None)
+    G.nodes[key].update(abstract=record.abstract, hash=digest, label=None, area=None)
     kgraph.prune_orphans(G, touched)
 
 

@@ -25,10 +25,8 @@ def graph_stats(G, *, top=10):
     for n, a in G.nodes(data=True):
         if a["kind"] != S.AUTHOR:
             continue
-        papers = [p for _, p, k in G.out_edges(n, keys=True) if k == S.AUTHORED]
-        papers_of[n] = len(papers)
-        coauthors_of[n] = len({b for p in papers for b, _, k in G.in_edges(p, keys=True)
-                               if k == S.AUTHORED and b != n})
+        papers_of[n] = sum(1 for _, _, k in G.out_edges(n, keys=True) if k == S.AUTHORED)
+        coauthors_of[n] = a["coauthors"]  # derived by kg build (set_coauthor_counts)
     papers_with_authors = sum(1 for n, a in G.nodes(data=True) if a["kind"] == S.PAPER and
                               any(k == S.AUTHORED for _, _, k in G.in_edges(n, keys=True)))
 
