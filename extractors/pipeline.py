@@ -10,9 +10,7 @@ the abbreviation detector and the context rules into :class:`Mention` objects on
 """
 
 import bisect
-import multiprocessing
 import re
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from itertools import islice
 
@@ -24,6 +22,7 @@ from extractors import rules
 from extractors.abbreviations import find_abbreviations
 from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
 from extractors.records import Mention
+from extractors.workers import BATCH_SIZE, WorkerPool
 
 SPANS_KEY = "gazetteer"
 MAX_TASK_PHRASES = 3
@@ -32,7 +31,6 @@ OPENING_SENTENCES = 2
 PARADIGMS = {"RL", "deep RL", "MARL", "offline RL", "meta-learning", "self-supervised learning",
              "imitation learning", "transfer learning", "active learning",
              "contrastive learning", "inverse reinforcement learning", "curriculum learning"}
-BATCH_SIZE = 256
 
 #: Confidence of each rule's mentions.
 RULE_SCORES = {
@@ -80,7 +78,9 @@ def build_nlp():
     ruler = nlp.add_pipe("span_ruler", name="gazetteer_lower",
                          config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER",
                                  "validate": False, "overwrite": False})
-    ruler.add_patterns(lower)
+    # A ruler tokenises its patterns through the pipes before it; keep the first out.
+    with nlp.select_pipes(disable=["gazetteer_cased"]):
+        ruler.add_patterns(lower)
     nlp.add_pipe("paper_mentions")
     return nlp
 
@@ -422,44 +422,23 @@ def _is_proposed(c, sentence, offset):
 
 # ---------------------------------------------------------------- streaming
 
-def _mentions_of_texts(nlp, texts):
+def mentions_of_texts(nlp, texts):
+    """The mentions of each text, in order."""
     return [doc._.mentions for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)]
 
 
-_WORKER_NLP = None
-
-
-def _worker_init():
-    global _WORKER_NLP
-    _WORKER_NLP = build_nlp()
-
-
-def _worker_batch(texts):
-    return _mentions_of_texts(_WORKER_NLP, texts)
-
-
-def extract_mentions(records, *, workers=1, nlp=None):
+def extract_mentions(records, *, workers=1, nlp=None, pool=None):
     """Yield ``(record, [Mention, ...])`` for each record, in input order, streaming.
 
-    With ``workers > 1`` a process pool does the work; each worker builds the pipeline
-    once and sends back only the compact mentions.
+    With ``workers > 1`` (or an open :class:`WorkerPool`) worker processes do the work; each
+    builds the pipeline once and sends back only the compact mentions.
     """
-    records = iter(records)
-    if workers <= 1:
-        nlp = nlp or build_nlp()
+    if pool is not None:
+        yield from pool.extract(records)
+    elif workers > 1:
+        with WorkerPool(workers) as pool:
+            yield from pool.extract(records)
+    else:
+        records, nlp = iter(records), nlp or build_nlp()
         while batch := list(islice(records, BATCH_SIZE)):
-            yield from zip(batch, _mentions_of_texts(nlp, [r.abstract for r in batch]))
-        return
-    context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=_worker_init) as pool:
-        pending = []
-        while True:
-            batch = list(islice(records, BATCH_SIZE))
-            if batch:
-                pending.append((batch, pool.submit(_worker_batch, [r.abstract for r in batch])))
-            if pending and (not batch or len(pending) >= workers * 2):
-                done_batch, future = pending.pop(0)
-                yield from zip(done_batch, future.result())
-            if not batch and not pending:
-                return
+            yield from zip(batch, mentions_of_texts(nlp, [r.abstract for r in batch]))

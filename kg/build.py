@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from extractors.pipeline import extract_mentions
 from extractors.read import read_listings
+from extractors.workers import WorkerPool
 from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
@@ -84,12 +84,15 @@ def assemble_mentions(G, mentions):
 
 
 def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,
-                progress=False):
+                progress=False, pool=None):
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
-    it); papers extracted now are added to it.
+    it); papers extracted now are added to it. ``pool``, an open
+    ``extractors.pipeline.WorkerPool``, does the extraction instead of ``workers``.
     """
+    from extractors.pipeline import extract_mentions  # spaCy loads only when needed
+
     started = time.perf_counter()
     G = kgraph.new_graph() if graph is None else graph
     mentions = {} if mentions is None else mentions
@@ -101,12 +104,11 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
                file=sys.stderr, mininterval=0.5)
     keys = [k for k, _ in to_extract]
     for key, (_, found) in zip(keys, extract_mentions((r for _, r in to_extract),
-                                                      workers=workers)):
+                                                      workers=workers, pool=pool)):
         mentions[key] = found
         bar.update()
     bar.close()
-    if to_extract:  # otherwise the entity layer is unchanged
-        assemble_mentions(G, mentions)
+    assemble_mentions(G, mentions)
     kgraph.set_coauthor_counts(G)
     report.seconds = time.perf_counter() - started
     return G, report
@@ -120,12 +122,19 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
     the file is then left as it was.
     """
     started = time.perf_counter()
-    G, mentions = None, {}
     if os.path.exists(output) and not fresh:
-        G, mentions = load_graph(output), load_mentions(output)
-    with paused_gc():
-        G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
-                                workers=workers, reingest=reingest, progress=progress)
+        # The workers import spaCy and build the pipeline while the graph loads.
+        with WorkerPool(max(workers, 1)) as pool:
+            G = load_graph(output, entity_layer=False)
+            mentions = load_mentions(output)
+            with paused_gc():
+                G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
+                                        reingest=reingest, progress=progress, pool=pool)
+    else:
+        mentions = {}
+        with paused_gc():
+            G, report = build_graph(inputs, mentions=mentions, format=format,
+                                    workers=workers, reingest=reingest, progress=progress)
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")

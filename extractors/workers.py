@@ -1,0 +1,70 @@
+"""Extraction worker processes: each imports spaCy and builds the pipeline once.
+
+This module does not import spaCy itself, so a caller can open a :class:`WorkerPool` first
+and let the workers load while it does its own work.
+"""
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
+
+#: Abstracts per batch handed to a worker (and per ``nlp.pipe`` batch).
+BATCH_SIZE = 256
+
+_NLP = None
+
+
+def _init_worker():
+    global _NLP
+    from extractors.pipeline import build_nlp
+
+    _NLP = build_nlp()
+
+
+def _extract_batch(texts):
+    from extractors.pipeline import mentions_of_texts
+
+    return mentions_of_texts(_NLP, texts)
+
+
+class WorkerPool:
+    """Worker processes that each build the pipeline once, starting as the pool opens.
+
+    Importing spaCy and building the pipeline take seconds; a pool opened early does that
+    while the caller works (an incremental build loads its graph meanwhile). Closing the
+    pool stops its workers, finished or not.
+    """
+
+    def __init__(self, workers):
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker,
+                                         mp_context=multiprocessing.get_context("forkserver"))
+        for _ in range(workers):  # workers start on demand: ask for all of them now
+            self._pool.submit(int)
+
+    def extract(self, records):
+        """Yield ``(record, [Mention, ...])`` for each record, in input order, keeping at
+        most two batches per worker in flight."""
+        records, pending = iter(records), []
+        while True:
+            batch = list(islice(records, BATCH_SIZE))
+            if batch:
+                pending.append((batch, self._pool.submit(_extract_batch,
+                                                         [r.abstract for r in batch])))
+            if pending and (not batch or len(pending) >= self.workers * 2):
+                done_batch, result = pending.pop(0)
+                yield from zip(done_batch, result.result())
+            if not batch and not pending:
+                return
+
+    def close(self):
+        # Python 3.12 has no public way to stop busy workers (3.14 adds terminate_workers).
+        for process in list(self._pool._processes.values()):
+            process.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
