@@ -427,15 +427,13 @@ def mentions_of_texts(nlp, texts):
     return [doc._.mentions for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)]
 
 
-def extract_mentions(records, *, workers=1, nlp=None, pool=None):
+def extract_mentions(records, *, workers=1, nlp=None):
     """Yield ``(record, [Mention, ...])`` for each record, in input order, streaming.
 
-    With ``workers > 1`` (or an open :class:`WorkerPool`) worker processes do the work; each
-    builds the pipeline once and sends back only the compact mentions.
+    With ``workers > 1`` a :class:`WorkerPool` does the work: each worker builds the
+    pipeline once and sends back only the compact mentions.
     """
-    if pool is not None:
-        yield from pool.extract(records)
-    elif workers > 1:
+    if workers > 1:
         with WorkerPool(workers) as pool:
             yield from pool.extract(records)
     else:

@@ -91,8 +91,6 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     it); papers extracted now are added to it. ``pool``, an open
     ``extractors.pipeline.WorkerPool``, does the extraction instead of ``workers``.
     """
-    from extractors.pipeline import extract_mentions  # spaCy loads only when needed
-
     started = time.perf_counter()
     G = kgraph.new_graph() if graph is None else graph
     mentions = {} if mentions is None else mentions
@@ -100,16 +98,21 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report = plan_records(G, records, reingest=reingest)
     report.problems = problems
+    kgraph.set_coauthor_counts(G)  # authors are all in: done while the workers extract
     bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
                file=sys.stderr, mininterval=0.5)
     keys = [k for k, _ in to_extract]
-    for key, (_, found) in zip(keys, extract_mentions((r for _, r in to_extract),
-                                                      workers=workers, pool=pool)):
+    if pool is None:
+        from extractors.pipeline import extract_mentions  # spaCy loads only when needed
+
+        extracted = extract_mentions((r for _, r in to_extract), workers=workers)
+    else:
+        extracted = pool.extract(r for _, r in to_extract)
+    for key, (_, found) in zip(keys, extracted):
         mentions[key] = found
         bar.update()
     bar.close()
     assemble_mentions(G, mentions)
-    kgraph.set_coauthor_counts(G)
     report.seconds = time.perf_counter() - started
     return G, report
 

@@ -32,6 +32,29 @@ def source_label(record):
 
 # ---------------------------------------------------------------- papers and authors
 
+def insert_nodes(G, nodes):
+    """Add new ``(key, attrs)`` nodes, filling networkx's node and adjacency dicts directly:
+    what ``add_nodes_from`` does for absent nodes, without its per-node overhead. ``attrs``
+    becomes the node's attribute dict."""
+    node, succ, pred = G._node, G._succ, G._pred
+    for key, attrs in nodes:
+        node[key] = attrs
+        succ[key] = {}
+        pred[key] = {}
+
+
+def insert_edges(G, edges):
+    """Add ``(u, v, relationship, attrs)`` edges between nodes of ``G``, filling networkx's
+    adjacency dicts directly (about three times faster than ``add_edges_from``); an edge of
+    the same type between the same nodes is replaced."""
+    succ, pred = G._succ, G._pred
+    for u, v, rel, attrs in edges:
+        keydict = succ[u].get(v)
+        if keydict is None:
+            keydict = succ[u][v] = pred[v][u] = {}
+        keydict[rel] = attrs
+
+
 def add_paper(G, record, key, digest):
     """Add (or refresh) a Paper node with its authors and area.
 
@@ -113,8 +136,8 @@ def add_entity_layer(G, resolved):
         G.nodes[paper]["label"] = label[1] if label else None
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"]})
-    G.add_nodes_from(entities.items())
-    G.add_edges_from(edges)
+    insert_nodes(G, entities.items())
+    insert_edges(G, edges)
     add_applied_to(G)
 
 
@@ -136,35 +159,31 @@ def _new_entity(entities, edges, aliases, key, m):
         edges.append((key, bkey, S.PART_OF, {}))
 
 
-def mention_edges(G, paper):
-    """(entity key, relationship type, edge attrs) of a paper's mention edges."""
-    return [(v, k, d) for v, rels in G._succ[paper].items() for k, d in rels.items()
-            if k in S.MENTION_RELS]
-
-
 # ---------------------------------------------------------------- derived edges
 
 def add_applied_to(G):
     """Add APPLIED_TO edges: a method is applied to a dataset or benchmark when one paper
     mentions both; a paper where they share a sentence scores 1.0, others 0.5."""
     found = {}
-    kinds = G.nodes(data="kind")
-    for paper, kind in kinds:
-        if kind != S.PAPER:
+    nodes = G._node
+    for paper, attrs in nodes.items():
+        if attrs["kind"] != S.PAPER:
             continue
         methods, targets = [], []
-        for v, rel, d in mention_edges(G, paper):
-            if kinds[v] == S.METHOD:
-                methods.append((v, d["evidence"]))
-            elif kinds[v] in (S.DATASET, S.BENCHMARK):
-                targets.append((v, d["evidence"]))
+        for v, rels in G._succ[paper].items():
+            kind = nodes[v]["kind"]
+            if kind == S.METHOD or kind in (S.DATASET, S.BENCHMARK):
+                for rel, d in rels.items():
+                    if rel in S.MENTION_RELS:
+                        (methods if kind == S.METHOD else targets).append((v, d["evidence"]))
         for method, sentence in methods:
             for target, other in targets:
                 papers = found.setdefault((method, target), {})
                 papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)
-    for (method, target), papers in found.items():
-        G.add_edge(method, target, key=S.APPLIED_TO, papers=len(papers),
-                   paper_keys=sorted(papers), score=sum(papers.values()))
+    insert_edges(G, ((method, target, S.APPLIED_TO,
+                      {"papers": len(papers), "paper_keys": sorted(papers),
+                       "score": sum(papers.values())})
+                     for (method, target), papers in found.items()))
 
 
 def set_coauthor_counts(G):

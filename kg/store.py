@@ -24,6 +24,7 @@ import zstandard
 
 from extractors.records import Mention
 from kg.errors import GraphFileError
+from kg.graph import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, SCHEMA_VERSION
 
 MAGIC = b"KGRAPH\n"
@@ -68,18 +69,14 @@ def data_to_graph(data, *, entity_layer=True):
     the entities and every edge touching them are left out (a build lays them again).
     """
     G = nx.MultiDiGraph(**data["graph"])
-    nodes, succ, pred = G._node, G._succ, G._pred
-    for key, attrs in data["nodes"]:
-        if entity_layer or attrs["kind"] not in CONCEPT_KINDS:
-            nodes[key] = attrs
-            succ[key] = {}
-            pred[key] = {}
-    for u, v, rel, attrs in data["edges"]:
-        if entity_layer or (u in nodes and v in nodes):
-            keydict = succ[u].get(v)
-            if keydict is None:
-                keydict = succ[u][v] = pred[v][u] = {}
-            keydict[rel] = attrs
+    if entity_layer:
+        insert_nodes(G, data["nodes"])
+        insert_edges(G, data["edges"])
+    else:
+        insert_nodes(G, ((key, attrs) for key, attrs in data["nodes"]
+                         if attrs["kind"] not in CONCEPT_KINDS))
+        insert_edges(G, (edge for edge in data["edges"] if edge[0] in G._node
+                         and edge[1] in G._node))
     return G
 
 

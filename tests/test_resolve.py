@@ -1,10 +1,7 @@
-"""Corpus-wide resolution: acronyms across abstracts, variants, ambiguity, graph entities."""
-
-import networkx as nx
+"""Corpus-wide resolution: acronyms across abstracts, variants, ambiguity."""
 
 from extractors.records import Mention
 from kg.resolve import resolve_corpus
-from kg.schema import entity_key
 
 
 def mention(kind, text, canonical, *, rule="lexicon", long_form=None, start=0):
@@ -69,18 +66,6 @@ def test_mentions_of_one_entity_in_a_paper_are_merged():
     (m,) = resolve_corpus(items)[0][1]
     assert (m.canonical, m.start, m.role) == ("FB", 0, "used")
     assert m.aliases == ("Foo Bar",)
-
-
-def test_graph_entities_inform_resolution():
-    G = nx.MultiDiGraph()
-    G.add_node(entity_key("Method", "FBZ"), kind="Method", name="FBZ", aliases=["Foo Bar Zap"],
-               long_form="Foo Bar Zap")
-    G.add_node(entity_key("Dataset", "CIFAR-10"), kind="Dataset", name="CIFAR-10", aliases=[],
-               long_form=None)
-    items = [("p9", [mention("Concept", "FBZ", "FBZ", rule="coined-name"),
-                     mention("Dataset", "cifar-10", "cifar-10")])]
-    assert by_paper(resolve_corpus(items, graph=G))["p9"] == {("Method", "FBZ"),
-                                                               ("Dataset", "CIFAR-10")}
 
 
 def test_order_and_shape_are_kept():
