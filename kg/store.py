@@ -1,11 +1,14 @@
 """Save and load the graph file: the embedded default store.
 
 Layout: a magic line ``KGRAPH\\n``, one JSON header line (format, schema version, counts,
-the sections' names and sizes in file order), then two zstd-compressed JSON sections: the graph ``{"graph": {...},
-"nodes": [[key, attrs], ...], "edges": [[u, v, type, attrs], ...]}`` with nodes and edges
-sorted, so the same graph always gives the same bytes; and the mentions each paper's
-abstract yielded before resolution (``{paper key: [[field, ...], ...]}``), which lets a
-later build add papers and resolve names over the whole corpus without re-extracting it.
+the sections' names and sizes in file order), then three zstd-compressed JSON sections:
+the graph of papers, authors and areas ``{"graph": {...}, "nodes": [[key, attrs], ...],
+"edges": [[u, v, type, attrs], ...]}``; its entity layer ``{"nodes": [...], "edges":
+[...]}`` (the entities and every edge touching one), nodes and edges sorted, so the same
+graph always gives the same bytes; and the mentions each paper's abstract yielded before
+resolution (``{paper key: [[field, ...], ...]}``), which lets a later build add papers and
+resolve names over the whole corpus without re-extracting it (it re-lays the entity layer,
+so it does not read it).
 Plain data only (no pickle): safe to open from anyone. Writes go to a temporary file
 beside the target and replace it atomically.
 """
@@ -31,7 +34,7 @@ MAGIC = b"KGRAPH\n"
 FORMAT = "kg-graph"
 DEFAULT_GRAPH = "graph.kg"
 _COMPRESSION_LEVEL = 1  # zstd level 1: 3x faster than zlib level 1 and smaller
-_SECTIONS = ("graph", "mentions")
+_SECTIONS = ("graph", "entities", "mentions")
 _MENTION_FIELDS = [f.name for f in fields(Mention)]
 _TUPLE_FIELDS = {f.name for f in fields(Mention) if get_origin(f.type) is tuple}
 
@@ -61,23 +64,29 @@ def graph_to_data(G):
     return {"graph": dict(G.graph), "nodes": nodes, "edges": edges}
 
 
-def data_to_graph(data, *, entity_layer=True):
+def data_to_graph(data):
     """Rebuild the MultiDiGraph, filling networkx's adjacency dicts directly.
 
     Equivalent to ``add_nodes_from`` + ``add_edges_from`` (a test checks it) and about three
-    times faster, which is most of the load time of a large graph. Without ``entity_layer``
-    the entities and every edge touching them are left out (a build lays them again).
+    times faster, which is most of the load time of a large graph.
     """
     G = nx.MultiDiGraph(**data["graph"])
-    if entity_layer:
-        insert_nodes(G, data["nodes"])
-        insert_edges(G, data["edges"])
-    else:
-        insert_nodes(G, ((key, attrs) for key, attrs in data["nodes"]
-                         if attrs["kind"] not in CONCEPT_KINDS))
-        insert_edges(G, (edge for edge in data["edges"] if edge[0] in G._node
-                         and edge[1] in G._node))
+    insert_nodes(G, data["nodes"])
+    insert_edges(G, data["edges"])
     return G
+
+
+def split_entity_layer(data):
+    """(papers, authors and areas with the edges among them; the entity layer: entities
+    and every edge touching one) of graph data."""
+    entities = {key for key, attrs in data["nodes"] if attrs["kind"] in CONCEPT_KINDS}
+    core = {"graph": data["graph"], "nodes": [], "edges": []}
+    layer = {"nodes": [], "edges": []}
+    for node in data["nodes"]:
+        (layer if node[0] in entities else core)["nodes"].append(node)
+    for edge in data["edges"]:
+        (layer if edge[0] in entities or edge[1] in entities else core)["edges"].append(edge)
+    return core, layer
 
 
 def mentions_to_data(mentions):
@@ -102,14 +111,16 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
     The previous file survives any failure.
     """
     data = graph_to_data(G)
-    with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL
-        body = pool.submit(_compress, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
-        cache = _compress(orjson.dumps(mentions_to_data(mentions or {})))
-        body = body.result()
+    core, layer = split_entity_layer(data)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
+        sections = [pool.submit(_compress, orjson.dumps(part, option=orjson.OPT_SORT_KEYS))
+                    for part in (core, layer, mentions_to_data(mentions or {}))]
+        sections = [future.result() for future in sections]
     header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
                            "nodes": len(data["nodes"]), "edges": len(data["edges"]),
                            "compression": "zstd",
-                           "sections": [["graph", len(body)], ["mentions", len(cache)]]},
+                           "sections": [[name, len(body)]
+                                        for name, body in zip(_SECTIONS, sections)]},
                           option=orjson.OPT_SORT_KEYS)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
@@ -119,8 +130,8 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
         with os.fdopen(fd, "wb") as fh:
             fh.write(MAGIC)
             fh.write(header + b"\n")
-            fh.write(body)
-            fh.write(cache)
+            for body in sections:
+                fh.write(body)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -190,17 +201,22 @@ def _section_span(path, header):
     return spans
 
 
-def _load_section(path, name, convert):
-    """Read one section of a graph file and ``convert`` its JSON; GraphFileError if bad."""
-    offset, size = _section_span(path, read_header(path))[name]
+def _load_sections(path, names, convert):
+    """``convert`` applied to the decoded JSON of the named sections of a graph file;
+    GraphFileError if the file is damaged."""
+    spans = _section_span(path, read_header(path))
+    parts = []
     with open(path, "rb") as fh:
         fh.read(len(MAGIC))
-        fh.readline()
-        fh.seek(offset, os.SEEK_CUR)
-        data = fh.read(size)
+        start = len(MAGIC) + len(fh.readline())
+        for name in names:
+            offset, size = spans[name]
+            fh.seek(start + offset)
+            parts.append(fh.read(size))
     try:
         with paused_gc():
-            return convert(orjson.loads(zstandard.ZstdDecompressor().decompress(data)))
+            return convert(*(orjson.loads(zstandard.ZstdDecompressor().decompress(part))
+                             for part in parts))
     except (zstandard.ZstdError, orjson.JSONDecodeError) as exc:
         raise GraphFileError(f"{path}: graph file is corrupt or truncated ({exc}); rebuild "
                              "it with `kg build`") from None
@@ -209,13 +225,20 @@ def _load_section(path, name, convert):
                              "`kg build`") from None
 
 
+def _joined(core, layer):
+    return {"graph": core["graph"], "nodes": core["nodes"] + layer["nodes"],
+            "edges": core["edges"] + layer["edges"]}
+
+
 def load_graph(path=DEFAULT_GRAPH, *, entity_layer=True):
     """Load a graph saved by :func:`save_graph` (without its entities unless
     ``entity_layer``: a build that re-lays them from the mentions loads less)."""
-    return _load_section(path, "graph",
-                         lambda data: data_to_graph(data, entity_layer=entity_layer))
+    if entity_layer:
+        return _load_sections(path, ("graph", "entities"),
+                              lambda core, layer: data_to_graph(_joined(core, layer)))
+    return _load_sections(path, ("graph",), data_to_graph)
 
 
 def load_mentions(path=DEFAULT_GRAPH):
     """The unresolved mentions of each paper, saved beside the graph by a build."""
-    return _load_section(path, "mentions", data_to_mentions)
+    return _load_sections(path, ("mentions",), data_to_mentions)

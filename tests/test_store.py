@@ -2,6 +2,7 @@
 
 import os
 
+import networkx as nx
 import orjson
 import pytest
 
@@ -9,6 +10,7 @@ from kg import store
 from kg.build import build
 from kg.errors import GraphFileError
 from kg.graph import new_graph
+from kg.schema import CONCEPT_KINDS
 from kg.store import MAGIC, load_graph, save_graph
 
 
@@ -91,7 +93,7 @@ def test_file_mode_is_not_private(tmp_path):
                            "sections": [["graph", "8"]]}) + b"\nnot zstd",
      "header is corrupt"),
     (MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 1, "compression": "zstd",
-                           "sections": [["graph", 8], ["mentions", 0]]}) + b"\nnot zstd",
+                           "sections": [["graph", 8], ["entities", 0], ["mentions", 0]]}) + b"\nnot zstd",
      "corrupt or truncated"),
 ])
 def test_foreign_or_damaged_files_are_refused(tmp_path, content, message):
@@ -128,3 +130,12 @@ def test_paused_gc_restores_the_collector():
             assert not gc.isenabled()
             raise RuntimeError("boom")
     assert gc.isenabled()
+
+
+def test_graph_loads_without_its_entity_layer(tmp_path, seed_graph):
+    path = save_graph(seed_graph, tmp_path / "g.kg")
+    core = load_graph(path, entity_layer=False)
+    kept = [n for n, kind in seed_graph.nodes(data="kind") if kind not in CONCEPT_KINDS]
+    assert sorted(core) == sorted(kept)
+    assert core.number_of_edges() == seed_graph.subgraph(kept).number_of_edges()
+    assert nx.utils.graphs_equal(load_graph(path), seed_graph)
