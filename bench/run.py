@@ -43,7 +43,8 @@ def rows_of(results):
     inc = results["scale"].get("incremental")
     if inc:
         rows.append((f"add {inc['added']} papers to {inc['base']:,}",
-                     f"{inc['seconds']} s, same as full rebuild: {inc['same_as_full_rebuild']}",
+                     f"{inc['seconds']} s median ({inc['seconds_min']}..{inc['seconds_max']}), "
+                     f"same as rebuild: {inc['same_as_full_rebuild']}",
                      "<= 5 s, same"))
     ex = results["extract"]
     rows += [("extraction, bare tokenizer", f"{ex['tokenizer_per_s']:,} abstracts/s", "-"),

@@ -15,6 +15,8 @@ import argparse
 import json
 import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -94,19 +96,28 @@ def measure_build(n, workdir, *, workers, source=PAPERLISTS):
             "replicated": n > sum(1 for _ in real_records(source))}
 
 
-def measure_incremental(workdir, *, base=19456, extra=100, workers=1, source=PAPERLISTS):
-    """Add ``extra`` new papers to a graph of ``base`` papers; compare with a full rebuild."""
+def measure_incremental(workdir, *, base=19456, extra=100, workers=1, runs=5,
+                        source=PAPERLISTS):
+    """Add ``extra`` new papers to a graph of ``base`` papers ``runs`` times (each from a
+    copy of the same base graph); compare the result with a full rebuild."""
     workdir = Path(workdir)
     base_corpus, extra_corpus = workdir / "base.jsonl", workdir / "extra.jsonl"
     write_corpus(base, base_corpus, source=source)
     write_corpus(extra, extra_corpus, offset=base, source=source)
-    graph, full = workdir / "incremental.kg", workdir / "full.kg"
-    timed_kg("build", base_corpus, "-o", graph, "--fresh", "-q", "--workers", workers)
-    seconds, rss = timed_kg("build", extra_corpus, "-o", graph, "-q")
+    base_graph, graph, full = workdir / "base.kg", workdir / "incremental.kg", workdir / "full.kg"
+    timed_kg("build", base_corpus, "-o", base_graph, "--fresh", "-q", "--workers", workers)
+    times, peaks = [], []
+    for _ in range(runs):
+        shutil.copyfile(base_graph, graph)
+        seconds, rss = timed_kg("build", extra_corpus, "-o", graph, "-q")
+        times.append(seconds)
+        peaks.append(rss)
     timed_kg("build", base_corpus, extra_corpus, "-o", full, "--fresh", "-q",
              "--workers", workers)
-    return {"base": base, "added": extra, "seconds": round(seconds, 2),
-            "peak_rss_mb": round(rss),
+    return {"base": base, "added": extra, "runs": runs,
+            "seconds": round(statistics.median(times), 2),
+            "seconds_min": round(min(times), 2), "seconds_max": round(max(times), 2),
+            "peak_rss_mb": round(max(peaks)),
             "same_as_full_rebuild": graph.read_bytes() == full.read_bytes()}
 
 
@@ -145,7 +156,8 @@ def main(argv=None):
             inc = measure_incremental(workdir, workers=args.workers)
             results["incremental"] = inc
             print(f"\nincremental: +{inc['added']} papers to {inc['base']:,} in "
-                  f"{inc['seconds']} s (load + extract + save), peak RSS "
+                  f"{inc['seconds']} s (median of {inc['runs']}, {inc['seconds_min']}.."
+                  f"{inc['seconds_max']} s; load + extract + save), peak RSS "
                   f"{inc['peak_rss_mb']} MB, same as full rebuild: {inc['same_as_full_rebuild']}")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -30,8 +30,10 @@ def test_measure_build_series(tmp_path):
 
 
 def test_incremental_equals_full_rebuild(tmp_path):
-    result = scale.measure_incremental(tmp_path, base=8, extra=4, source=SAMPLES)
+    result = scale.measure_incremental(tmp_path, base=8, extra=4, runs=2, source=SAMPLES)
     assert result["same_as_full_rebuild"] is True
+    assert result["runs"] == 2 and result["seconds_min"] <= result["seconds"] <= \
+        result["seconds_max"]
 
 
 def test_suite_table_names_every_figure_and_target():
@@ -40,7 +42,8 @@ def test_suite_table_names_every_figure_and_target():
         "scale": {"builds": [{"papers": 5, "workers": 1, "seconds": 1.5, "papers_per_s": 3,
                               "peak_rss_mb": 90, "file_mb": 0.1, "load_s": 0.01,
                               "replicated": False}],
-                  "incremental": {"base": 8, "added": 4, "seconds": 1.0,
+                  "incremental": {"base": 8, "added": 4, "runs": 3, "seconds": 1.0,
+                                  "seconds_min": 0.9, "seconds_max": 1.2,
                                   "same_as_full_rebuild": True}},
         "extract": {"tokenizer_per_s": 7000, "one_process_per_s": 1600, "workers": 2,
                     "workers_per_s": 2600},
@@ -51,6 +54,6 @@ def test_suite_table_names_every_figure_and_target():
         "push": {"runs": {"full": {"relationships_per_s": 18000}}, "batched_vs_per_row": 28.0},
     }
     table = run.format_table(run.rows_of(results))
-    assert "build 5 papers, 1 workers" in table and "same as full rebuild: True" in table
+    assert "build 5 papers, 1 workers" in table and "same as rebuild: True" in table
     assert "3.0..700.0 ms (top_collaborators)" in table and "18,000 rels/s" in table
     assert len(table.splitlines()) == 2 + 11
