@@ -5,6 +5,8 @@ relationship type. Ingesting a paper again replaces its edges; entities that not
 points to any more are removed.
 """
 
+from operator import attrgetter
+
 import networkx as nx
 
 from kg import schema as S
@@ -111,17 +113,21 @@ def add_entity_layer(G, resolved):
     must not hold entities yet. One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     """
-    entities, edges, aliases = {}, [], {}
+    entities, edges, aliases, keys = {}, [], {}, {}
     for paper, mentions in resolved:
         by_entity = {}
-        for m in sorted(mentions, key=lambda m: (m.start, m.end)):
-            key = S.entity_key(m.type, m.canonical)
+        for m in sorted(mentions, key=_text_order):
+            key = keys.get((m.type, m.canonical))
+            if key is None:
+                key = keys[(m.type, m.canonical)] = S.entity_key(m.type, m.canonical)
             if key not in entities:
                 _new_entity(entities, edges, aliases, key, m)
             if m.type != S.CONCEPT:
                 if m.long_form and entities[key]["long_form"] is None:
                     entities[key]["long_form"] = m.long_form
-                aliases[key].update(a for a in (m.text, *m.aliases) if a)
+                names = aliases[key]
+                names.add(m.text)
+                names.update(m.aliases)
             first, proposed = by_entity.get(key, (m, False))
             by_entity[key] = (first, proposed or m.role == "proposed")
         label = None
@@ -133,12 +139,15 @@ def add_entity_layer(G, resolved):
             if rel == S.PROPOSES and m.type == S.METHOD and (label is None or
                                                             m.start < label[0]):
                 label = (m.start, entities[key]["name"])
-        G.nodes[paper]["label"] = label[1] if label else None
+        G._node[paper]["label"] = label[1] if label else None
     for key, names in aliases.items():
-        entities[key]["aliases"] = sorted(names - {entities[key]["name"]})
+        entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
     add_applied_to(G)
+
+
+_text_order = attrgetter("start", "end")
 
 
 def _new_entity(entities, edges, aliases, key, m):
