@@ -132,6 +132,16 @@ def test_paused_gc_restores_the_collector():
     assert gc.isenabled()
 
 
+def test_paused_gc_leaves_what_the_step_made_out_of_later_collections():
+    import gc
+    gc.unfreeze()
+    with store.paused_gc():
+        made = [{"n": i} for i in range(1000)]
+    assert gc.get_freeze_count() >= len(made)
+    young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+    assert not any(id(d) in young for d in made)
+
+
 def test_graph_loads_without_its_entity_layer(tmp_path, seed_graph):
     path = save_graph(seed_graph, tmp_path / "g.kg")
     core = load_graph(path, entity_layer=False)
