@@ -121,6 +121,9 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
           progress=False, strict=False):
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
+    Adding to a graph extracts in worker processes (``max(workers, 1)``) that start at once,
+    so spaCy loads while the graph does; as with any multiprocessing code, a script that
+    calls this must guard its entry point with ``if __name__ == "__main__":``.
     Raises InputError when nothing could be read, or (``strict``) when anything was bad;
     the file is then left as it was.
     """
