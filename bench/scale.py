@@ -4,6 +4,7 @@ Run by hand (not part of the tests):
 
     .venv/bin/python bench/scale.py                       # 19,456 real papers, 2 workers
     .venv/bin/python bench/scale.py --series 2000,20000,200000 --json out/scale.json
+    .venv/bin/python bench/scale.py --series 2000 --incremental --added 10,100,1000
 
 Corpora larger than the real one are made by repeating it: replica r of a paper gets the
 id ``<id>~r<r>`` and the sentence " (Replica r.)" appended to its abstract, so it is a new
@@ -96,29 +97,35 @@ def measure_build(n, workdir, *, workers, source=PAPERLISTS):
             "replicated": n > sum(1 for _ in real_records(source))}
 
 
-def measure_incremental(workdir, *, base=19456, extra=100, workers=1, runs=5,
+def measure_incremental(workdir, *, base=19456, added=(100,), workers=1, runs=5,
                         source=PAPERLISTS):
-    """Add ``extra`` new papers to a graph of ``base`` papers ``runs`` times (each from a
-    copy of the same base graph); compare the result with a full rebuild."""
+    """For each number in ``added``: add that many new papers to one graph of ``base``
+    papers ``runs`` times (each from a copy of it) and compare the result with a full
+    rebuild. Returns one result per number."""
     workdir = Path(workdir)
-    base_corpus, extra_corpus = workdir / "base.jsonl", workdir / "extra.jsonl"
+    base_corpus, base_graph = workdir / "base.jsonl", workdir / "base.kg"
     write_corpus(base, base_corpus, source=source)
-    write_corpus(extra, extra_corpus, offset=base, source=source)
-    base_graph, graph, full = workdir / "base.kg", workdir / "incremental.kg", workdir / "full.kg"
     timed_kg("build", base_corpus, "-o", base_graph, "--fresh", "-q", "--workers", workers)
-    times, peaks = [], []
-    for _ in range(runs):
-        shutil.copyfile(base_graph, graph)
-        seconds, rss = timed_kg("build", extra_corpus, "-o", graph, "-q")
-        times.append(seconds)
-        peaks.append(rss)
-    timed_kg("build", base_corpus, extra_corpus, "-o", full, "--fresh", "-q",
-             "--workers", workers)
-    return {"base": base, "added": extra, "runs": runs,
-            "seconds": round(statistics.median(times), 2),
-            "seconds_min": round(min(times), 2), "seconds_max": round(max(times), 2),
-            "peak_rss_mb": round(max(peaks)),
-            "same_as_full_rebuild": graph.read_bytes() == full.read_bytes()}
+    results = []
+    for extra in added:
+        extra_corpus = workdir / f"extra-{extra}.jsonl"
+        write_corpus(extra, extra_corpus, offset=base, source=source)
+        graph, full = workdir / "incremental.kg", workdir / "full.kg"
+        times, peaks = [], []
+        for _ in range(runs):
+            shutil.copyfile(base_graph, graph)
+            seconds, rss = timed_kg("build", extra_corpus, "-o", graph, "-q")
+            times.append(seconds)
+            peaks.append(rss)
+        timed_kg("build", base_corpus, extra_corpus, "-o", full, "--fresh", "-q",
+                 "--workers", workers)
+        results.append({"base": base, "added": extra, "runs": runs,
+                        "seconds": round(statistics.median(times), 2),
+                        "seconds_min": round(min(times), 2),
+                        "seconds_max": round(max(times), 2),
+                        "peak_rss_mb": round(max(peaks)),
+                        "same_as_full_rebuild": graph.read_bytes() == full.read_bytes()})
+    return results
 
 
 def table(rows, columns):
@@ -135,7 +142,10 @@ def main(argv=None):
                         help="comma-separated corpus sizes (default: 19456)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--incremental", action="store_true",
-                        help="also measure adding 100 papers to the 19,456-paper graph")
+                        help="also measure adding papers to the 19,456-paper graph")
+    parser.add_argument("--added", default="100",
+                        help="with --incremental: comma-separated numbers of papers to add "
+                             "(default: 100; the first is the suite's figure)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args(argv)
     results = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
@@ -153,12 +163,17 @@ def main(argv=None):
                       f"{r['peak_rss_mb'] / first['peak_rss_mb']:.1f}, size x"
                       f"{r['papers'] / first['papers']:.1f}")
         if args.incremental:
-            inc = measure_incremental(workdir, workers=args.workers)
-            results["incremental"] = inc
-            print(f"\nincremental: +{inc['added']} papers to {inc['base']:,} in "
-                  f"{inc['seconds']} s (median of {inc['runs']}, {inc['seconds_min']}.."
-                  f"{inc['seconds_max']} s; load + extract + save), peak RSS "
-                  f"{inc['peak_rss_mb']} MB, same as full rebuild: {inc['same_as_full_rebuild']}")
+            series = measure_incremental(workdir, workers=args.workers,
+                                         added=[int(n) for n in args.added.split(",")])
+            results["incremental"] = series[0]
+            if len(series) > 1:
+                results["incremental_series"] = series
+            for inc in series:
+                print(f"incremental: +{inc['added']:,} papers to {inc['base']:,} in "
+                      f"{inc['seconds']} s (median of {inc['runs']}, {inc['seconds_min']}.."
+                      f"{inc['seconds_max']} s; load + extract + save), peak RSS "
+                      f"{inc['peak_rss_mb']} MB, same as full rebuild: "
+                      f"{inc['same_as_full_rebuild']}")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

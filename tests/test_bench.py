@@ -30,10 +30,12 @@ def test_measure_build_series(tmp_path):
 
 
 def test_incremental_equals_full_rebuild(tmp_path):
-    result = scale.measure_incremental(tmp_path, base=8, extra=4, runs=2, source=SAMPLES)
-    assert result["same_as_full_rebuild"] is True
-    assert result["runs"] == 2 and result["seconds_min"] <= result["seconds"] <= \
-        result["seconds_max"]
+    results = scale.measure_incremental(tmp_path, base=8, added=(2, 4), runs=2, source=SAMPLES)
+    assert [r["added"] for r in results] == [2, 4]
+    for result in results:
+        assert result["same_as_full_rebuild"] is True
+        assert result["runs"] == 2 and result["seconds_min"] <= result["seconds"] <= \
+            result["seconds_max"]
 
 
 def test_suite_table_names_every_figure_and_target():
