@@ -5,6 +5,7 @@ and let the workers load while it does its own work.
 """
 
 import multiprocessing
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 
@@ -43,19 +44,26 @@ class WorkerPool:
             self._pool.submit(int)
 
     def extract(self, records):
-        """Yield ``(record, [Mention, ...])`` for each record, in input order, keeping at
-        most two batches per worker in flight."""
-        records, pending = iter(records), []
-        while True:
-            batch = list(islice(records, BATCH_SIZE))
-            if batch:
-                pending.append((batch, self._pool.submit(_extract_batch,
-                                                         [r.abstract for r in batch])))
-            if pending and (not batch or len(pending) >= self.workers * 2):
-                done_batch, result = pending.pop(0)
-                yield from zip(done_batch, result.result())
-            if not batch and not pending:
-                return
+        """``(record, [Mention, ...])`` for each record, in input order, keeping at most two
+        batches per worker in flight. The first batches are handed out at once, so the
+        caller can do other work before it reads the results."""
+        records, pending = iter(records), deque()
+        while len(pending) < self.workers * 2 and self._submit(records, pending):
+            pass
+        return self._results(records, pending)
+
+    def _submit(self, records, pending):
+        batch = list(islice(records, BATCH_SIZE))
+        if batch:
+            pending.append((batch, self._pool.submit(_extract_batch,
+                                                     [r.abstract for r in batch])))
+        return bool(batch)
+
+    def _results(self, records, pending):
+        while pending:
+            batch, result = pending.popleft()
+            yield from zip(batch, result.result())
+            self._submit(records, pending)
 
     def close(self):
         # Python 3.12 has no public way to stop busy workers (3.14 adds terminate_workers).

@@ -12,7 +12,7 @@ from extractors.workers import WorkerPool
 from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
-from kg.resolve import resolve_corpus
+from kg.resolve import resolve_corpus, warm_name_caches
 from kg.store import load_graph, load_mentions, paused_gc, save_graph
 
 
@@ -108,6 +108,7 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
         extracted = extract_mentions((r for _, r in to_extract), workers=workers)
     else:
         extracted = pool.extract(r for _, r in to_extract)
+        warm_name_caches(mentions.values())
     for key, (_, found) in zip(keys, extracted):
         mentions[key] = found
         bar.update()

@@ -107,13 +107,14 @@ def authored_by(G, paper):
 # ---------------------------------------------------------------- mentions
 
 def add_entity_layer(G, resolved):
-    """Add entity nodes, mention edges, paper labels and APPLIED_TO for resolved mentions.
+    """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
+    resolved mentions.
 
     ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
     must not hold entities yet. One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     """
-    entities, edges, aliases, keys = {}, [], {}, {}
+    entities, edges, aliases, keys, applied = {}, [], {}, {}, {}
     for paper, mentions in resolved:
         by_entity = {}
         for m in sorted(mentions, key=_text_order):
@@ -140,11 +141,15 @@ def add_entity_layer(G, resolved):
                                                             m.start < label[0]):
                 label = (m.start, entities[key]["name"])
         G._node[paper]["label"] = label[1] if label else None
+        _count_applied_to(applied, paper, by_entity)
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
-    add_applied_to(G)
+    insert_edges(G, ((method, target, S.APPLIED_TO,
+                      {"papers": len(papers), "paper_keys": sorted(papers),
+                       "score": sum(papers.values())})
+                     for (method, target), papers in applied.items()))
 
 
 _text_order = attrgetter("start", "end")
@@ -170,29 +175,20 @@ def _new_entity(entities, edges, aliases, key, m):
 
 # ---------------------------------------------------------------- derived edges
 
-def add_applied_to(G):
-    """Add APPLIED_TO edges: a method is applied to a dataset or benchmark when one paper
-    mentions both; a paper where they share a sentence scores 1.0, others 0.5."""
-    found = {}
-    nodes = G._node
-    for paper, attrs in nodes.items():
-        if attrs["kind"] != S.PAPER:
-            continue
-        methods, targets = [], []
-        for v, rels in G._succ[paper].items():
-            kind = nodes[v]["kind"]
-            if kind == S.METHOD or kind in (S.DATASET, S.BENCHMARK):
-                for rel, d in rels.items():
-                    if rel in S.MENTION_RELS:
-                        (methods if kind == S.METHOD else targets).append((v, d["evidence"]))
-        for method, sentence in methods:
-            for target, other in targets:
-                papers = found.setdefault((method, target), {})
-                papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)
-    insert_edges(G, ((method, target, S.APPLIED_TO,
-                      {"papers": len(papers), "paper_keys": sorted(papers),
-                       "score": sum(papers.values())})
-                     for (method, target), papers in found.items()))
+def _count_applied_to(applied, paper, by_entity):
+    """Record in ``applied`` the APPLIED_TO pairs of one paper: a method is applied to a
+    dataset or benchmark when one paper mentions both; a paper where they share a sentence
+    (their evidence) scores 1.0, others 0.5."""
+    methods, targets = [], []
+    for key, (m, _) in by_entity.items():
+        if m.type == S.METHOD:
+            methods.append((key, m.sentence))
+        elif m.type in (S.DATASET, S.BENCHMARK):
+            targets.append((key, m.sentence))
+    for method, sentence in methods:
+        for target, other in targets:
+            papers = applied.setdefault((method, target), {})
+            papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)
 
 
 def set_coauthor_counts(G):

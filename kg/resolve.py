@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from extractors.lexicon import name_key
 from extractors.records import Mention
+from kg.schema import slug
 
 
 def _replace(m, **changes):
@@ -26,6 +27,17 @@ def _replace(m, **changes):
 def _long_key(long_form):
     key = name_key(long_form)
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def warm_name_caches(mentions):
+    """Compute the cached name and slug keys that resolving ``mentions`` (lists of
+    Mentions) and laying their entities will ask for: work a build does while its workers
+    extract the new papers, rather than after."""
+    for ms in mentions:
+        for m in ms:
+            name_key(m.canonical)
+            _long_key(m.long_form or m.canonical)
+            slug(m.canonical)
 
 
 def acronym_definitions(items):

@@ -58,12 +58,34 @@ def paused_gc():
             gc.enable()
 
 
-def graph_to_data(G):
-    """The graph as plain, sorted lists (the body of the file)."""
-    nodes = sorted([n, a] for n, a in G.nodes(data=True))
-    edges = sorted(([u, v, k, d] for u, nbrs in G._succ.items() for v, rels in nbrs.items()
-                    for k, d in rels.items()), key=lambda e: (e[0], e[2], e[1]))
-    return {"graph": dict(G.graph), "nodes": nodes, "edges": edges}
+def graph_sections(G):
+    """The graph as plain, sorted lists (so the same graph always gives the same bytes), in
+    two parts: ``{"graph", "nodes", "edges"}`` for papers, authors and areas and the edges
+    among them, and ``{"nodes", "edges"}`` for the entity layer (entities and every edge
+    touching one)."""
+    node = G._node
+    core, layer = {"graph": dict(G.graph), "nodes": [], "edges": []}, {"nodes": [], "edges": []}
+    for key, attrs in node.items():
+        (layer if attrs["kind"] in CONCEPT_KINDS else core)["nodes"].append([key, attrs])
+    for u, nbrs in G._succ.items():
+        from_entity = node[u]["kind"] in CONCEPT_KINDS
+        for v, rels in nbrs.items():
+            edges = (layer if from_entity or node[v]["kind"] in CONCEPT_KINDS else core)["edges"]
+            edges.extend([u, v, rel, attrs] for rel, attrs in rels.items())
+    for part in (core, layer):
+        part["nodes"].sort()
+        part["edges"].sort(key=_edge_order)
+    return core, layer
+
+
+def _edge_order(edge):
+    return edge[0], edge[2], edge[1]
+
+
+def join_sections(core, layer):
+    """The graph data of both sections as one ``{"graph", "nodes", "edges"}``."""
+    return {"graph": core["graph"], "nodes": core["nodes"] + layer["nodes"],
+            "edges": core["edges"] + layer["edges"]}
 
 
 def data_to_graph(data):
@@ -76,19 +98,6 @@ def data_to_graph(data):
     insert_nodes(G, data["nodes"])
     insert_edges(G, data["edges"])
     return G
-
-
-def split_entity_layer(data):
-    """(papers, authors and areas with the edges among them; the entity layer: entities
-    and every edge touching one) of graph data."""
-    entities = {key for key, attrs in data["nodes"] if attrs["kind"] in CONCEPT_KINDS}
-    core = {"graph": data["graph"], "nodes": [], "edges": []}
-    layer = {"nodes": [], "edges": []}
-    for node in data["nodes"]:
-        (layer if node[0] in entities else core)["nodes"].append(node)
-    for edge in data["edges"]:
-        (layer if edge[0] in entities or edge[1] in entities else core)["edges"].append(edge)
-    return core, layer
 
 
 def mentions_to_data(mentions):
@@ -112,14 +121,14 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
 
     The previous file survives any failure.
     """
-    data = graph_to_data(G)
-    core, layer = split_entity_layer(data)
+    core, layer = graph_sections(G)
     with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
         sections = [pool.submit(_compress, orjson.dumps(part, option=orjson.OPT_SORT_KEYS))
                     for part in (core, layer, mentions_to_data(mentions or {}))]
         sections = [future.result() for future in sections]
     header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
-                           "nodes": len(data["nodes"]), "edges": len(data["edges"]),
+                           "nodes": len(core["nodes"]) + len(layer["nodes"]),
+                           "edges": len(core["edges"]) + len(layer["edges"]),
                            "compression": "zstd",
                            "sections": [[name, len(body)]
                                         for name, body in zip(_SECTIONS, sections)]},
@@ -227,17 +236,12 @@ def _load_sections(path, names, convert):
                              "`kg build`") from None
 
 
-def _joined(core, layer):
-    return {"graph": core["graph"], "nodes": core["nodes"] + layer["nodes"],
-            "edges": core["edges"] + layer["edges"]}
-
-
 def load_graph(path=DEFAULT_GRAPH, *, entity_layer=True):
     """Load a graph saved by :func:`save_graph` (without its entities unless
     ``entity_layer``: a build that re-lays them from the mentions loads less)."""
     if entity_layer:
         return _load_sections(path, ("graph", "entities"),
-                              lambda core, layer: data_to_graph(_joined(core, layer)))
+                              lambda core, layer: data_to_graph(join_sections(core, layer)))
     return _load_sections(path, ("graph",), data_to_graph)
 
 

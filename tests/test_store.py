@@ -110,7 +110,7 @@ def test_missing_file(tmp_path):
 
 def test_data_to_graph_matches_networkx_construction(seed_graph):
     import networkx as nx
-    data = store.graph_to_data(seed_graph)
+    data = store.join_sections(*store.graph_sections(seed_graph))
     fast = store.data_to_graph(data)
     slow = nx.MultiDiGraph(**data["graph"])
     slow.add_nodes_from(data["nodes"])
