@@ -11,16 +11,13 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from extractors.lexicon import name_key
-from extractors.records import Mention
+from extractors.records import mention_from_fields
 from kg.schema import slug
 
 
 def _replace(m, **changes):
-    """``dataclasses.replace`` for a Mention, seven times faster: a frozen dataclass with no
-    ``__post_init__`` is its field dict, so copy that."""
-    new = object.__new__(Mention)
-    new.__dict__.update(m.__dict__, **changes)
-    return new
+    """``dataclasses.replace`` for a Mention, seven times faster."""
+    return mention_from_fields({**m.__dict__, **changes})
 
 
 @lru_cache(maxsize=1 << 16)

@@ -18,14 +18,12 @@ import os
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import fields
-from typing import get_origin
 
 import networkx as nx
 import orjson
 import zstandard
 
-from extractors.records import Mention
+from extractors.records import MENTION_FIELDS, mention_from_fields
 from kg.errors import GraphFileError
 from kg.graph import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, SCHEMA_VERSION
@@ -36,8 +34,6 @@ DEFAULT_GRAPH = "graph.kg"
 _COMPRESSION_LEVEL = 1  # zstd level 1: 3x faster than zlib level 1 and smaller
 _SECTIONS = ("graph", "entities", "mentions")
 _ENTITY_LAYER_KINDS = frozenset(CONCEPT_KINDS)
-_MENTION_FIELDS = [f.name for f in fields(Mention)]
-_TUPLE_FIELDS = {f.name for f in fields(Mention) if get_origin(f.type) is tuple}
 
 
 @contextmanager
@@ -99,14 +95,22 @@ def data_to_graph(data):
 
 
 def mentions_to_data(mentions):
-    return {key: [[getattr(m, f) for f in _MENTION_FIELDS] for m in ms]
+    return {key: [[getattr(m, f) for f in MENTION_FIELDS] for m in ms]
             for key, ms in sorted(mentions.items())}
 
 
 def data_to_mentions(data):
-    tuples = [f in _TUPLE_FIELDS for f in _MENTION_FIELDS]
-    return {key: [Mention(*(tuple(v) if t else v for v, t in zip(row, tuples))) for row in rows]
-            for key, rows in data.items()}
+    mentions = {}
+    for key, rows in data.items():
+        ms = mentions[key] = []
+        for row in rows:
+            if len(row) != len(MENTION_FIELDS):
+                raise ValueError(f"a mention of {key} has {len(row)} fields")
+            values = dict(zip(MENTION_FIELDS, row))
+            values["aliases"] = tuple(values["aliases"])
+            values["part_of"] = tuple(values["part_of"])
+            ms.append(mention_from_fields(values))
+    return mentions
 
 
 def _compress(data):

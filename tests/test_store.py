@@ -149,3 +149,15 @@ def test_graph_loads_without_its_entity_layer(tmp_path, seed_graph):
     assert sorted(core) == sorted(kept)
     assert core.number_of_edges() == seed_graph.subgraph(kept).number_of_edges()
     assert nx.utils.graphs_equal(load_graph(path), seed_graph)
+
+
+def test_mentions_round_trip_and_damaged_rows_are_refused(tmp_path):
+    from extractors.records import Mention
+    m = Mention(type="Method", text="GRPO", canonical="GRPO", start=3, end=7,
+                sentence="Use GRPO.", rule="lexicon", score=0.9, aliases=("G",),
+                part_of=("B",))
+    path = save_graph(small_graph(), tmp_path / "g.kg", mentions={"paper:1": [m]})
+    (loaded,) = store.load_mentions(path)["paper:1"]
+    assert loaded == m and hash(loaded) == hash(m) and loaded.aliases == ("G",)
+    with pytest.raises(ValueError, match="has 2 fields"):
+        store.data_to_mentions({"paper:1": [["Method", "GRPO"]]})
