@@ -7,6 +7,8 @@ among overlapping candidates.
 
 import re
 
+from extractors.trie import trie_regex
+
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
                  "collection"}
@@ -405,11 +407,11 @@ def task_spans(sentence):
     [('out-of-distribution detection', False), ('delayed serial recall', True)]
     """
     found = []
-    for m in _LOWER_WORD.finditer(sentence.lower()):
-        low = m.group(0)
-        if low not in TASK_HEADS and low not in _TASK_NOUNS:
+    lowered = sentence.lower()
+    for m in _TASK_WORD.finditer(lowered):
+        if lowered[m.start() - 1:m.start()] == "-" and _in_hyphenated_word(lowered, m.start()):
             continue
-        named = low in _TASK_NOUNS
+        named = m.group(0) in _TASK_NOUNS
         words = _words_before(sentence, m.start() if named else m.end(), 5)
         if not words or (named and sentence[words[-1][2]:m.start()] != " "):
             continue
@@ -424,6 +426,18 @@ def task_spans(sentence):
         elif first < head and not _modifies_next(sentence, m.end()):
             found.append((words[first][1], m.end(), False))
     return _outermost(found)
+
+
+#: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
+#: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
+_TASK_WORD = re.compile(trie_regex(TASK_HEADS | _TASK_NOUNS, not_after="[a-z]") + r"(?![a-z\-])")
+
+
+def _in_hyphenated_word(lowered, start):
+    """Whether the hyphens before ``start`` join it to a preceding word ("x-detection"),
+    rather than lead a word of their own ("3-detection")."""
+    before = lowered[:start].rstrip("-")
+    return bool(before) and "a" <= before[-1] <= "z"
 
 
 _ING_NOUNS = {"learning", "training", "reasoning", "clustering", "modeling", "modelling",
