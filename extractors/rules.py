@@ -430,7 +430,7 @@ def task_spans(sentence):
 
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
-_TASK_WORD = re.compile(trie_regex(TASK_HEADS | _TASK_NOUNS, not_after="[a-z]") + r"(?![a-z\-])")
+_TASK_WORD = re.compile(r"(?<![a-z])" + trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])")
 
 
 def _in_hyphenated_word(lowered, start):
