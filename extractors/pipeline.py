@@ -82,7 +82,8 @@ def build_nlp():
     ruler = nlp.add_pipe("span_ruler", name="gazetteer_lower",
                          config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER",
                                  "validate": False, "overwrite": False})
-    ruler.add_patterns(lower)
+    with nlp.select_pipes(disable=["gazetteer_cased"]):  # patterns need only their tokens
+        ruler.add_patterns(lower)
     nlp.add_pipe("paper_mentions")
     nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)
     return nlp
@@ -470,6 +471,7 @@ def extract_mentions(records, *, workers=1, nlp=None):
             yield from zip(batch, _mentions_of_texts(nlp, [r.abstract for r in batch]))
         return
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
                              initializer=_worker_init) as pool:
         pending = []
