@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 _PAREN = re.compile(r"\(([^()]{1,20})\)")
-_REVERSED = re.compile(r"(?<![\w-])([A-Z][\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
+_REVERSED = re.compile(r"([A-Z](?<![\w-].)[\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
 _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"(?:\\[a-zA-Z]+\{|[$*_{\"“‘'`]+)+")
 _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}

@@ -7,7 +7,7 @@ among overlapping candidates.
 
 import re
 
-from extractors.trie import trie_regex
+from extractors.trie import trie_regex, word_start_ignorecase
 
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
@@ -114,14 +114,16 @@ _NON_NAMES = {
     "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
 }
 _PROPOSE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    word_start_ignorecase({"w": "e", "t": "his (?:paper|work|study)", "o": "ur (?:paper|work)"})
+    + r"(?i:\s+(?:\w+\s+){0,2}?"
     r"(?:propose|proposes|proposing|introduce|introduces|introducing|present|presents|"
     r"presenting|develop|develops|developing|design|"
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
-    r"coin)\b", re.IGNORECASE)
-_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+    r"coin)\b)")
+_NAMING = re.compile(word_start_ignorecase(
+    {"c": "alled|oined", "n": "amed|amely", "t": "ermed", "d": "ubbed|enoted"}) + r"\s+")
 
 
 def proposal_cues(text):
@@ -148,7 +150,8 @@ _WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
+#: A sentence end: its punctuation mark, then the gap to the next sentence.
+_SENTENCE_END = re.compile(r"[.!?][\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
 _NO_SPLIT_BEFORE = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.",
                     "resp.", "approx.", "Dr.", "No.", "i.i.d.")
 
@@ -163,10 +166,10 @@ def sentence_bounds(text):
     """
     bounds, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        head = text[max(0, m.start() - 8):m.start()]
-        if head.endswith(_NO_SPLIT_BEFORE) or _single_initial(text, m.start()):
+        end = m.start() + 1
+        if text[max(0, end - 8):end].endswith(_NO_SPLIT_BEFORE) or _single_initial(text, end):
             continue
-        bounds.append((start, m.start()))
+        bounds.append((start, end))
         start = m.end()
     if start < len(text) or not bounds:
         bounds.append((start, len(text.rstrip()) if text.strip() else len(text)))
@@ -536,7 +539,8 @@ _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high",
                          "research", "polynomial", "exponential", "linear", "sublinear"}
 
 
-_METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
+_METRIC_HEAD = re.compile(
+    "(" + word_start_ignorecase({"r": "ate|atio", "s": "core", "a": "ccuracy", "g": "ap"}) + r")\b")
 
 
 def metric_spans(sentence):
@@ -665,7 +669,7 @@ def _inside_brackets_or_quotes(sentence, start):
 
 
 _TITLE_RUN = re.compile(
-    r"(?<![\w\-(\"“])[A-Z][\w'’]*(?:-\w+)*"
+    r"[A-Z](?<![\w\-(\"“].)[\w'’]*(?:-\w+)*"
     r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
 
 

@@ -44,3 +44,23 @@ def _alternatives(node, guard=""):
     if _END in node:
         return "(?:" + "|".join(branches) + ")?"
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+#: The characters ``re.IGNORECASE`` matches to an ASCII letter besides its two cases.
+_CASE_EQUIVALENTS = {"i": "İı", "s": "ſ", "k": "K"}
+
+
+def word_start_ignorecase(branches):
+    """A regex for case-insensitive phrases that start a word, as ``\\b(?i:...)`` would
+    match them; ``branches`` maps each first letter to the (case-insensitive) pattern of
+    the rest. The word-start check follows the first letter, so that ``re`` can skip
+    straight to the positions holding one.
+
+    >>> re.findall(word_start_ignorecase({"w": "e", "o": "ur"}), "We, our, tour, OUR")
+    ['We', 'our', 'OUR']
+    """
+    alternatives = []
+    for first, rest in branches.items():
+        for ch in first.lower() + first.upper() + _CASE_EQUIVALENTS.get(first.lower(), ""):
+            alternatives.append(re.escape(ch) + r"(?<!\w.)" + (f"(?i:{rest})" if rest else ""))
+    return "(?:" + "|".join(alternatives) + ")"

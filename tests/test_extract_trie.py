@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from extractors.trie import trie_regex
+from extractors.trie import trie_regex, word_start_ignorecase
 
 WORDS = ["GPT", "GPT-4", "GPT-4o", "GPT-4o-mini", "BERT", "BART", "RoBERTa", "T5", "mT5",
          "DALL·E", "IWSLT'14", "Qwen2.5", "Qwen2.5-VL", "a+b", "x"]
@@ -36,3 +36,16 @@ def test_trie_regex_guard_rejects_words_inside_longer_words():
 def test_trie_regex_rejects_an_empty_word():
     with pytest.raises(ValueError, match="must not be empty"):
         trie_regex(["BERT", ""])
+
+
+@pytest.mark.parametrize("text", [
+    "We propose; WE PROPOSE; a tower; Our score, SCORE, ſcore and xscore",
+    "İt ıt it IT Kin kin KIN skin",
+])
+def test_word_start_ignorecase_matches_as_a_word_boundary_with_ignorecase(text):
+    branches = {"w": "e propose", "o": "ur", "s": "core", "i": "t", "k": "in"}
+    plain = re.compile(r"\b(?:we propose|our|score|it|kin)", re.IGNORECASE)
+    fast = re.compile(word_start_ignorecase(branches))
+    found = [m.span() for m in fast.finditer(text)]
+    assert found == [m.span() for m in plain.finditer(text)]
+    assert len(found) == (6 if text.startswith("We") else 7)
