@@ -6,6 +6,8 @@ among overlapping candidates.
 """
 
 import re
+from functools import lru_cache
+from itertools import islice
 
 from extractors.trie import trie_regex, word_start_ignorecase
 
@@ -182,6 +184,7 @@ def _single_initial(text, end):
         (end == 2 or not text[end - 3].isalnum())
 
 
+@lru_cache(maxsize=1 << 16)
 def is_name_shaped(word):
     """A word that looks like a coined name: a part (between hyphens) with capitals after
     its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but
@@ -470,6 +473,7 @@ _ADJECTIVES = {
 }
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_modifier(word, previous=""):
     """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
     a participle ("delayed") only right after an article."""
@@ -736,6 +740,7 @@ _GENERIC_SUBJECT_HEADS = {
 
 
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
+_PLAIN_WORD = re.compile(r"[\w\-]+")
 
 
 def opening_subject_span(sentence):
@@ -749,8 +754,8 @@ def opening_subject_span(sentence):
     True
     """
     words = [(m.group(0), m.start(), m.end())
-             for m in re.finditer(r"[\w\-]+", sentence[:120])]
-    for i, (word, _, _) in enumerate(words[:7]):
+             for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)]
+    for i, (word, _, _) in enumerate(words):
         if word.lower() in _SUBJECT_VERBS:
             break
     else:
