@@ -398,9 +398,15 @@ def _modifies_next(sentence, end):
 
 
 def _words_before(sentence, end, limit=4):
-    """(word, start, end) of up to ``limit`` words that end at or before ``end``."""
-    window = max(0, end - 90)
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence, window, end)]
+    """(word, start, end) of up to ``limit`` words that end at or before ``end`` (read from
+    90 characters before it). A 50-character window is tried first: past its first word,
+    which may be cut short, its words are those of the longer window."""
+    for width in (50, 90):
+        window = max(0, end - width)
+        words = [(m.group(0), m.start(), m.end())
+                 for m in _WORD_TOKEN.finditer(sentence, window, end)]
+        if len(words) > limit or window == 0:
+            break
     return words[-limit:]
 
 
