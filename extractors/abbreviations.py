@@ -130,13 +130,8 @@ def find_abbreviations(text):
 
 def _words_before(text, paren):
     """(word, start) pairs of the clause before a parenthesis (stopping at , ; : . etc.)."""
-    head = text[:paren]
-    cut = max(head.rfind(p) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
-    if cut >= 0:
-        head = head[:cut + 1]
-        offset = cut + 1
-    else:
-        offset = 0
+    cut = max(text.rfind(p, 0, paren) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
+    offset = cut + 1 if cut >= 0 else 0
     clause = text[offset:paren]
     words = []
     for m in _WORD.finditer(clause):

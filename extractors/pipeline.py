@@ -314,11 +314,14 @@ def _coined_type(text, start, end):
     return kind
 
 
+_LOWER_WORDS = re.compile(r"[a-z\-]+")
+
+
 def _proposal_type(sentence, start, end):
     """Dataset/Benchmark/Metric when the words around a proposed name say so (three words
     after it: "X, a benchmark"; five before it: "a new metric, X"), else Method."""
-    after = re.findall(r"[a-z\-]+", sentence[end:end + 40].lower())[:3]
-    before = re.findall(r"[a-z\-]+", sentence[max(0, start - 50):start].lower())[-5:]
+    after = _LOWER_WORDS.findall(sentence[end:end + 40].lower())[:3]
+    before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
     for w in after + before[::-1]:
         if w in rules.BENCHMARK_HEADS:
             return "Benchmark"
@@ -385,6 +388,7 @@ def _cap_task_phrases(chosen):
     return kept
 
 
+@lru_cache(maxsize=1 << 16)
 def _plain_key(name):
     """Case- and plural-insensitive key of a name (MAFEs and MAFE are one)."""
     key = name_key(name)

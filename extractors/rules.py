@@ -683,6 +683,9 @@ _TITLE_RUN = re.compile(
     r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
 
 
+_NON_SPACE = re.compile(r"\S+")
+
+
 def title_case_spans(sentence):
     """Runs of two or more capitalised words, with small connecting words inside
     ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
@@ -695,7 +698,7 @@ def title_case_spans(sentence):
     found = []
     for m in _TITLE_RUN.finditer(sentence):
         words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
-                 for w in re.finditer(r"\S+", m.group(0))]
+                 for w in _NON_SPACE.finditer(m.group(0))]
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
         if not words or any(w in _NON_NAMES for w, _, _ in words):
