@@ -3,13 +3,16 @@
 Reports abstracts per second for bare ``spacy.blank("en")`` tokenisation, the full pipeline
 on one process, and the full pipeline with a worker pool, all on the same text in one run:
 by wall clock, and (for the one-process runs) by CPU time, which is what the run costs
-when no other process shares the cores.
+when no other process shares the cores; then the pipeline's speed as a share of the bare
+tokenizer's, which depends far less on the machine than the rates do. With ``--repeat N``
+each measure runs N times and the medians are reported.
 
-    python bench/extract_speed.py [--limit N] [--workers 2] [--json FILE]
+    python bench/extract_speed.py [--limit N] [--workers 2] [--repeat 3] [--json FILE]
 """
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -39,11 +42,15 @@ def rate(n, seconds):
     return n / seconds if seconds else float("inf")
 
 
-def timed(fn):
-    """(result, wall seconds, CPU seconds of this process)."""
-    start, cpu = time.perf_counter(), time.process_time()
-    result = fn()
-    return result, time.perf_counter() - start, time.process_time() - cpu
+def timed(fn, repeat=1):
+    """(result, median wall seconds, median CPU seconds of this process) over ``repeat`` runs."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        result = fn()
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return result, statistics.median(walls), statistics.median(cpus)
 
 
 def report(label, n, wall, cpu=None, extra=""):
@@ -55,33 +62,45 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="use only the first N abstracts")
     ap.add_argument("--workers", type=int, default=2, help="pool size for the parallel run")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each measure (medians)")
     ap.add_argument("--json", metavar="FILE", help="also write the rates as JSON")
     args = ap.parse_args(argv)
     if not CORPUS.is_dir():
         sys.exit(f"corpus not found at {CORPUS}; the benchmark needs ../shared")
     texts = load_abstracts(CORPUS, args.limit)
     records = [PaperRecord(abstract=t, source="bench", index=i) for i, t in enumerate(texts)]
-    print(f"{len(texts):,} abstracts")
+    n, repeat = len(texts), max(1, args.repeat)
+    print(f"{n:,} abstracts" + (f", medians of {repeat} runs" if repeat > 1 else ""))
 
-    results = {"abstracts": len(texts)}
+    results = {"abstracts": n, "repeat": repeat}
     blank = spacy.blank("en")
-    _, wall, cpu = timed(lambda: sum(1 for _ in blank.pipe(texts, batch_size=256)))
-    report("bare spacy.blank('en') tokenisation", len(texts), wall, cpu)
-    results["tokenizer_per_s"] = round(rate(len(texts), wall))
+    _, tok_wall, tok_cpu = timed(lambda: sum(1 for _ in blank.pipe(texts, batch_size=256)),
+                                 repeat)
+    report("bare spacy.blank('en') tokenisation", n, tok_wall, tok_cpu)
+    results.update(tokenizer_per_s=round(rate(n, tok_wall)),
+                   tokenizer_cpu_per_s=round(rate(n, tok_cpu)))
 
     nlp, build_secs, _ = timed(build_nlp)
     print(f"pipeline build: {build_secs:.2f} s")
     count, wall, cpu = timed(lambda: sum(len(ms) for _, ms in
-                                         extract_mentions(records, nlp=nlp)))
-    report("pipeline, 1 process", len(texts), wall, cpu, f"  ({count:,} mentions)")
-    results["one_process_per_s"] = round(rate(len(texts), wall))
-    count, wall, _ = timed(lambda: sum(len(ms) for _, ms in
-                                       extract_mentions(records, workers=args.workers)))
-    report(f"pipeline, {args.workers} workers", len(texts), wall, None, f"  ({count:,} mentions)")
-    results.update(workers=args.workers, workers_per_s=round(rate(len(texts), wall)))
+                                         extract_mentions(records, nlp=nlp)), repeat)
+    report("pipeline, 1 process", n, wall, cpu, f"  ({count:,} mentions)")
+    results.update(one_process_per_s=round(rate(n, wall)),
+                   one_process_cpu_per_s=round(rate(n, cpu)),
+                   one_process_vs_tokenizer_cpu=round(tok_cpu / cpu, 3))
+    count, pool_wall, _ = timed(lambda: sum(len(ms) for _, ms in
+                                            extract_mentions(records, workers=args.workers)),
+                                repeat)
+    report(f"pipeline, {args.workers} workers", n, pool_wall, None, f"  ({count:,} mentions)")
+    results.update(workers=args.workers, workers_per_s=round(rate(n, pool_wall)),
+                   workers_vs_tokenizer_wall=round(tok_wall / pool_wall, 3))
+    print(f"pipeline / bare tokenizer: {tok_cpu / cpu:.0%} on 1 process (CPU time), "
+          f"{tok_wall / pool_wall:.0%} with {args.workers} workers (wall clock); "
+          f"{args.workers} workers run {wall / pool_wall:.2f}x one process (wall clock)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+
 
 if __name__ == "__main__":
     main()

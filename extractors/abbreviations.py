@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 _PAREN = re.compile(r"\(([^()]{1,20})\)")
-_REVERSED = re.compile(r"(?<![\w-])([A-Z][\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
+_REVERSED = re.compile(r"([A-Z](?<![\w-].)[\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,100})\)")
 _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"(?:\\[a-zA-Z]+\{|[$*_{\"“‘'`]+)+")
 _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
@@ -130,13 +130,8 @@ def find_abbreviations(text):
 
 def _words_before(text, paren):
     """(word, start) pairs of the clause before a parenthesis (stopping at , ; : . etc.)."""
-    head = text[:paren]
-    cut = max(head.rfind(p) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
-    if cut >= 0:
-        head = head[:cut + 1]
-        offset = cut + 1
-    else:
-        offset = 0
+    cut = max(text.rfind(p, 0, paren) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
+    offset = cut + 1 if cut >= 0 else 0
     clause = text[offset:paren]
     words = []
     for m in _WORD.finditer(clause):

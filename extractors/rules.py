@@ -6,6 +6,10 @@ among overlapping candidates.
 """
 
 import re
+from functools import lru_cache
+from itertools import islice
+
+from extractors.trie import trie_regex, word_start_ignorecase
 
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
@@ -112,14 +116,16 @@ _NON_NAMES = {
     "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
 }
 _PROPOSE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:paper|work))\s+(?:\w+\s+){0,2}?"
+    word_start_ignorecase({"w": "e", "t": "his (?:paper|work|study)", "o": "ur (?:paper|work)"})
+    + r"(?i:\s+(?:\w+\s+){0,2}?"
     r"(?:propose|proposes|proposing|introduce|introduces|introducing|present|presents|"
     r"presenting|develop|develops|developing|design|"
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
-    r"coin)\b", re.IGNORECASE)
-_NAMING = re.compile(r"\b(?:called|named|termed|dubbed|coined|namely|denoted)\s+", re.IGNORECASE)
+    r"coin)\b)")
+_NAMING = re.compile(word_start_ignorecase(
+    {"c": "alled|oined", "n": "amed|amely", "t": "ermed", "d": "ubbed|enoted"}) + r"\s+")
 
 
 def proposal_cues(text):
@@ -146,7 +152,8 @@ _WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
+#: A sentence end: its punctuation mark, then the gap to the next sentence.
+_SENTENCE_END = re.compile(r"[.!?][\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
 _NO_SPLIT_BEFORE = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.",
                     "resp.", "approx.", "Dr.", "No.", "i.i.d.")
 
@@ -161,10 +168,10 @@ def sentence_bounds(text):
     """
     bounds, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        head = text[max(0, m.start() - 8):m.start()]
-        if head.endswith(_NO_SPLIT_BEFORE) or _single_initial(text, m.start()):
+        end = m.start() + 1
+        if text[max(0, end - 8):end].endswith(_NO_SPLIT_BEFORE) or _single_initial(text, end):
             continue
-        bounds.append((start, m.start()))
+        bounds.append((start, end))
         start = m.end()
     if start < len(text) or not bounds:
         bounds.append((start, len(text.rstrip()) if text.strip() else len(text)))
@@ -177,6 +184,7 @@ def _single_initial(text, end):
         (end == 2 or not text[end - 3].isalnum())
 
 
+@lru_cache(maxsize=1 << 16)
 def is_name_shaped(word):
     """A word that looks like a coined name: a part (between hyphens) with capitals after
     its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but
@@ -390,9 +398,15 @@ def _modifies_next(sentence, end):
 
 
 def _words_before(sentence, end, limit=4):
-    """(word, start, end) of up to ``limit`` words that end at or before ``end``."""
-    window = max(0, end - 90)
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence, window, end)]
+    """(word, start, end) of up to ``limit`` words that end at or before ``end`` (read from
+    90 characters before it). A 50-character window is tried first: past its first word,
+    which may be cut short, its words are those of the longer window."""
+    for width in (50, 90):
+        window = max(0, end - width)
+        words = [(m.group(0), m.start(), m.end())
+                 for m in _WORD_TOKEN.finditer(sentence, window, end)]
+        if len(words) > limit or window == 0:
+            break
     return words[-limit:]
 
 
@@ -405,11 +419,11 @@ def task_spans(sentence):
     [('out-of-distribution detection', False), ('delayed serial recall', True)]
     """
     found = []
-    for m in _LOWER_WORD.finditer(sentence.lower()):
-        low = m.group(0)
-        if low not in TASK_HEADS and low not in _TASK_NOUNS:
+    lowered = sentence.lower()
+    for m in _TASK_WORD.finditer(lowered):
+        if lowered[m.start() - 1:m.start()] == "-" and _in_hyphenated_word(lowered, m.start()):
             continue
-        named = low in _TASK_NOUNS
+        named = m.group(0) in _TASK_NOUNS
         words = _words_before(sentence, m.start() if named else m.end(), 5)
         if not words or (named and sentence[words[-1][2]:m.start()] != " "):
             continue
@@ -424,6 +438,18 @@ def task_spans(sentence):
         elif first < head and not _modifies_next(sentence, m.end()):
             found.append((words[first][1], m.end(), False))
     return _outermost(found)
+
+
+#: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
+#: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
+_TASK_WORD = re.compile(r"(?<![a-z])" + trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])")
+
+
+def _in_hyphenated_word(lowered, start):
+    """Whether the hyphens before ``start`` join it to a preceding word ("x-detection"),
+    rather than lead a word of their own ("3-detection")."""
+    before = lowered[:start].rstrip("-")
+    return bool(before) and "a" <= before[-1] <= "z"
 
 
 _ING_NOUNS = {"learning", "training", "reasoning", "clustering", "modeling", "modelling",
@@ -453,6 +479,7 @@ _ADJECTIVES = {
 }
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_modifier(word, previous=""):
     """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
     a participle ("delayed") only right after an article."""
@@ -522,7 +549,8 @@ _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high",
                          "research", "polynomial", "exponential", "linear", "sublinear"}
 
 
-_METRIC_HEAD = re.compile(r"\b(rate|ratio|score|accuracy|gap)\b", re.IGNORECASE)
+_METRIC_HEAD = re.compile(
+    "(" + word_start_ignorecase({"r": "ate|atio", "s": "core", "a": "ccuracy", "g": "ap"}) + r")\b")
 
 
 def metric_spans(sentence):
@@ -651,8 +679,11 @@ def _inside_brackets_or_quotes(sentence, start):
 
 
 _TITLE_RUN = re.compile(
-    r"(?<![\w\-(\"“])[A-Z][\w'’]*(?:-\w+)*"
+    r"[A-Z](?<![\w\-(\"“].)[\w'’]*(?:-\w+)*"
     r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
+
+
+_NON_SPACE = re.compile(r"\S+")
 
 
 def title_case_spans(sentence):
@@ -667,7 +698,7 @@ def title_case_spans(sentence):
     found = []
     for m in _TITLE_RUN.finditer(sentence):
         words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
-                 for w in re.finditer(r"\S+", m.group(0))]
+                 for w in _NON_SPACE.finditer(m.group(0))]
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
         if not words or any(w in _NON_NAMES for w, _, _ in words):
@@ -718,6 +749,7 @@ _GENERIC_SUBJECT_HEADS = {
 
 
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
+_PLAIN_WORD = re.compile(r"[\w\-]+")
 
 
 def opening_subject_span(sentence):
@@ -731,8 +763,8 @@ def opening_subject_span(sentence):
     True
     """
     words = [(m.group(0), m.start(), m.end())
-             for m in re.finditer(r"[\w\-]+", sentence[:120])]
-    for i, (word, _, _) in enumerate(words[:7]):
+             for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)]
+    for i, (word, _, _) in enumerate(words):
         if word.lower() in _SUBJECT_VERBS:
             break
     else:

@@ -38,8 +38,9 @@ class WorkerPool:
 
     def __init__(self, workers):
         self.workers = workers
-        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker,
-                                         mp_context=multiprocessing.get_context("forkserver"))
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["extractors.pipeline"])  # imported once, then forked
+        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker, mp_context=context)
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
 

@@ -1,0 +1,66 @@
+"""Regexes for large sets of literal words, shaped as tries so that ``re`` scans them fast.
+
+``re`` tries the alternatives of ``a|b|c`` one after another at every position of the text;
+a trie-shaped pattern tries only the branches that share the characters read so far.
+"""
+
+import re
+
+_END = ""
+
+
+def trie_regex(words, *, not_after=None):
+    """A regex (string) matching any of ``words``, the longest word first where several
+    match at one position (as ``"|".join(sorted(words, key=len, reverse=True))`` would).
+
+    ``not_after`` is a one-character class (``r"[\\w\\-]"``) that must not precede the word;
+    the check is placed after the first character, so that ``re`` can skip straight to
+    the positions holding a possible first character.
+
+    >>> trie_regex(["BERT", "BART", "BERTa"])
+    'B(?:ART|ERT(?:a)?)'
+    >>> re.findall(trie_regex(["GPT", "GPT-4"], not_after=r"\\w"), "GPT-4 xGPT GPT")
+    ['GPT-4', 'GPT']
+    """
+    root = {}
+    for word in words:
+        if not word:
+            raise ValueError("trie_regex: words must not be empty")
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[_END] = {}
+    guard = f"(?<!{not_after}.)" if not_after else ""
+    return _alternatives(root, guard)
+
+
+def _alternatives(node, guard=""):
+    """The pattern for the continuations below ``node`` ("" at a leaf). A word ending at
+    ``node`` makes them optional, after the longer words: greedy ``?`` tries them first."""
+    branches = [re.escape(ch) + guard + _alternatives(child)
+                for ch, child in sorted(node.items()) if ch != _END]
+    if not branches:
+        return ""
+    if _END in node:
+        return "(?:" + "|".join(branches) + ")?"
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+#: The characters ``re.IGNORECASE`` matches to an ASCII letter besides its two cases.
+_CASE_EQUIVALENTS = {"i": "İı", "s": "ſ", "k": "K"}
+
+
+def word_start_ignorecase(branches):
+    """A regex for case-insensitive phrases that start a word, as ``\\b(?i:...)`` would
+    match them; ``branches`` maps each first letter to the (case-insensitive) pattern of
+    the rest. The word-start check follows the first letter, so that ``re`` can skip
+    straight to the positions holding one.
+
+    >>> re.findall(word_start_ignorecase({"w": "e", "o": "ur"}), "We, our, tour, OUR")
+    ['We', 'our', 'OUR']
+    """
+    alternatives = []
+    for first, rest in branches.items():
+        for ch in first.lower() + first.upper() + _CASE_EQUIVALENTS.get(first.lower(), ""):
+            alternatives.append(re.escape(ch) + r"(?<!\w.)" + (f"(?i:{rest})" if rest else ""))
+    return "(?:" + "|".join(alternatives) + ")"
