@@ -170,3 +170,10 @@ def test_packed_queries_decode_every_column():
         "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
         "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2]), r.`truncated_list` = "
         "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END")
+
+
+@pytest.mark.parametrize("kind, pattern", [("Method", "(n:Method:Concept {key: "),
+                                           ("Paper", "(n:Paper {key: ")])
+def test_node_merges_carry_every_label_at_once(kind, pattern):
+    for query in (br.merge_nodes_query(kind), br.packed_merge_nodes_query(kind, [("name", "")])):
+        assert f"MERGE {pattern}" in query and "SET n:" not in query
