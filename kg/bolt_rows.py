@@ -27,6 +27,8 @@ PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Separators of packed rows: fields, rows, list items; and the mark of a missing value.
 FIELD, RECORD, ITEM, NULL = "\x1f", "\x1e", "\x1d", "\x1a"
 PACKING_MARKS = (FIELD, RECORD, ITEM, NULL)
+#: The source node property that packed ``slice`` columns are cut from.
+SLICED_PROPERTY = "abstract"
 
 
 # ---------------------------------------------------------------- Cypher builders
@@ -320,14 +322,16 @@ def key_prefix(kind):
     return f"{_label(kind).lower()}:"
 
 
-def packed_columns(rows, key_kinds):
+def packed_columns(rows, key_kinds, *, source_texts=None):
     """Typed property columns ``[(name, type)]`` to pack these rows, or None if they cannot be.
 
     ``key_kinds`` are the kinds of the rows' leading key fields (one for nodes, two for
     relationships); keys travel without their ``<kind>:`` prefix and a node's ``key``
     property is rebuilt from its key. A type ending in ``?`` is missing from some rows.
     Rows cannot be packed when a property mixes types, a text holds a packing mark or a
-    key lacks its prefix.
+    key lacks its prefix. With ``source_texts`` (a relationship source's key to its
+    ``abstract``, already on the server), a text column found in every row's source text
+    is a ``slice``: it travels as offsets and the server cuts it from the abstract.
 
     >>> packed_columns([["method:a", {"key": "method:a", "n": 1, "t": "x"}],
     ...                 ["method:b", {"key": "method:b", "n": 2, "s": 0.25}]], ("Method",))
@@ -350,11 +354,35 @@ def packed_columns(rows, key_kinds):
             kind = decimal_kind(values)
             if kind is None:
                 return None
+        if kind == "" and source_texts and _slices_shorter(rows, name, source_texts):
+            kind = "slice"
         columns.append((name, kind + ("?" if len(values) < len(props) else "")))
     texts = "".join(text for row in rows for text in _texts(row, n_keys))
     if any(mark in texts for mark in PACKING_MARKS):
         return None
     return columns
+
+
+def _slices_shorter(rows, name, source_texts):
+    """Whether every value of the column is in its row's source text, and offsets are shorter."""
+    saved = 0
+    for row in rows:
+        value = row[-1].get(name)
+        if value is not None:
+            start = source_texts.get(row[0], "").find(value)
+            if start < 0:
+                return False
+            saved += len(value) - len(f"{start},{len(value)}")
+    return saved > 0
+
+
+def slice_field(text, value):
+    """``value`` as ``start,length`` in ``text`` (code points, as the server's ``substring``).
+
+    >>> slice_field("we use BERT here", "BERT")
+    '7,4'
+    """
+    return f"{text.index(value)},{len(value)}"
 
 
 def decimal_kind(values):
@@ -398,15 +426,25 @@ def pack_row(row, key_kinds, columns):
     return row_packer(key_kinds, columns)(row)
 
 
-def row_packer(key_kinds, columns):
-    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once."""
+def row_packer(key_kinds, columns, *, source_texts=None):
+    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once.
+
+    ``slice`` columns need the ``source_texts`` they were chosen with.
+    """
     cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
     n_keys = len(key_kinds)
 
     def pack(row):
         props = row[n_keys]
         keys = [row[i][cut:] for i, cut in cuts]
-        return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
+        fields = []
+        for name, kind in columns:
+            value = props.get(name)
+            if kind.startswith("slice") and value is not None:
+                fields.append(slice_field(source_texts[row[0]], value))
+            else:
+                fields.append(_encode(value, kind))
+        return FIELD.join([*keys, *fields])
 
     return pack
 
@@ -435,9 +473,14 @@ def decode_field(index, kind):
 
     >>> decode_field(2, "int"), decode_field(3, "?")
     ('toInteger(row[2])', "CASE row[3] WHEN '\\x1a' THEN null ELSE row[3] END")
+    >>> decode_field(2, "slice")
+    "substring(a.abstract, toInteger(split(row[2], ',')[0]), toInteger(split(row[2], ',')[1]))"
     """
     field, base = f"row[{index}]", kind.rstrip("?")
-    if base.startswith("decimal"):
+    if base == "slice":
+        value = (f"substring(a.{SLICED_PROPERTY}, toInteger(split({field}, ',')[0]), "
+                 f"toInteger(split({field}, ',')[1]))")
+    elif base.startswith("decimal"):
         value = f"toInteger({field}) / {10 ** int(base.removeprefix('decimal'))}.0"
     else:
         value = {"int": f"toInteger({field})", "boolean": f"{field} = 't'",

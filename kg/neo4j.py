@@ -357,12 +357,14 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
         with writer.step("stale relationships"):
             existing, stale = writer.delete_stale(G)
         with writer.step("relationships"):
+            abstracts = paper_abstracts(G)
             for group, rows in rels.items():
                 create, update, unchanged = changes(group, rows, existing)
                 report.relationships += len(unchanged)
+                texts = abstracts if group[1] == PAPER else None
                 for verb, part in (("CREATE", create), ("MERGE", update)):
                     writer.write_rows("relationships", part, 2,
-                                      _RelationshipStatements(*group, verb))
+                                      _RelationshipStatements(*group, verb, texts))
         with writer.step("orphans"):
             writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
@@ -397,8 +399,16 @@ def changes(group, rows, existing):
     return create, update, unchanged
 
 
+def paper_abstracts(G):
+    """Each Paper's abstract by key: what packed relationship rows may cut their texts from."""
+    return {key: attrs["abstract"] for key, attrs in G.nodes(data=True)
+            if attrs.get("kind") == PAPER and isinstance(attrs.get("abstract"), str)}
+
+
 class _NodeStatements:
     """The statements that write a group of node rows."""
+
+    source_texts = None
 
     def __init__(self, kind):
         self.kind, self.key_kinds = kind, (kind,)
@@ -419,9 +429,10 @@ class _NodeStatements:
 class _RelationshipStatements:
     """The statements that write a group of relationship rows, with MERGE or CREATE."""
 
-    def __init__(self, rel_type, src_kind, dst_kind, verb):
+    def __init__(self, rel_type, src_kind, dst_kind, verb, source_texts=None):
         self.group, self.verb = (rel_type, src_kind, dst_kind), verb
         self.key_kinds = (src_kind, dst_kind)
+        self.source_texts = source_texts
 
     def rows(self):
         return write_relationships_query(*self.group, verb=self.verb)
@@ -492,12 +503,13 @@ class _Writer:
 
     def _write_packed(self, step, rows, n_keys, statements):
         """Write the rows that pack within the byte cap; return the others."""
-        columns = packed_columns(rows, statements.key_kinds)
+        texts = statements.source_texts
+        columns = packed_columns(rows, statements.key_kinds, source_texts=texts)
         if columns is None:
             return rows
         cypher = statements.packed(columns)
         overhead = len(cypher.encode("utf-8")) + len("rows") + 4
-        pack = row_packer(statements.key_kinds, columns)
+        pack = row_packer(statements.key_kinds, columns, source_texts=texts)
         fitting, others = [], []
         for row in rows:
             line = pack(row)

@@ -177,3 +177,17 @@ def test_packed_queries_decode_every_column():
 def test_node_merges_carry_every_label_at_once(kind, pattern):
     for query in (br.merge_nodes_query(kind), br.packed_merge_nodes_query(kind, [("name", "")])):
         assert f"MERGE {pattern}" in query and "SET n:" not in query
+
+
+def test_packed_texts_found_in_the_source_abstract_travel_as_offsets():
+    abstract = "Über 𝒪(n) methods. We fine-tune with LoRA on GSM8K."
+    rows = [["paper:a", "method:lora", {"evidence": "We fine-tune with LoRA on GSM8K", "t": "LoRA"}]]
+    texts = {"paper:a": abstract}
+    columns = br.packed_columns(rows, ("Paper", "Method"), source_texts=texts)
+    assert columns == [("evidence", "slice"), ("t", "")]
+    fields = br.row_packer(("Paper", "Method"), columns, source_texts=texts)(rows[0])
+    assert fields.split(br.FIELD) == ["a", "lora", "19,31", "LoRA"]
+    assert abstract[19:19 + 31] == rows[0][2]["evidence"]
+    rows.append(["paper:b", "method:lora", {"evidence": "not in any abstract", "t": "x"}])
+    assert br.packed_columns(rows, ("Paper", "Method"), source_texts=texts) == [
+        ("evidence", ""), ("t", "")]
