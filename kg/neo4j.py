@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
                           batches, delete_nodes_query, delete_relationships_query,
-                          existing_relationships_query, kind_of_key, merge_nodes_query,
-                          node_rows, orphan_candidates, orphans_query, owner_kinds,
+                          existing_relationships_query, fitted_batches, kind_of_key,
+                          merge_nodes_query, node_rows, orphan_candidates, orphans_query, owner_kinds,
                           packed_columns, packed_merge_nodes_query, packed_size,
                           packed_write_relationships_query, relationship_rows, row_packer,
                           serialised_size, split_oversized, stale_relationships,
@@ -518,8 +518,8 @@ class _Writer:
                 fitting.append((line, size))
             else:
                 others.append(row)
-        for batch in batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                             overhead=overhead, size=lambda packed: packed[1]):
+        for batch in fitted_batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
+                                    overhead=overhead, size=lambda packed: packed[1]):
             self._write(cypher, {"rows": RECORD.join(line for line, _ in batch)})
             self._advance(step, len(batch))
         return others

@@ -191,3 +191,15 @@ def test_packed_texts_found_in_the_source_abstract_travel_as_offsets():
     rows.append(["paper:b", "method:lora", {"evidence": "not in any abstract", "t": "x"}])
     assert br.packed_columns(rows, ("Paper", "Method"), source_texts=texts) == [
         ("evidence", ""), ("t", "")]
+
+
+@pytest.mark.parametrize("max_rows, max_bytes, count", [(2000, 3900, 61), (3, 3900, 100),
+                                                       (2000, 500, 263)])
+def test_fitted_batches_keep_every_row_once_within_the_caps(max_rows, max_bytes, count):
+    rows = [["paper:%d" % i, "x" * ((i * 7919) % 1500)] for i in range(300)]
+    fitted = br.fitted_batches(rows, max_rows=max_rows, max_bytes=max_bytes, overhead=100)
+    assert sorted(row[0] for batch in fitted for row in batch) == sorted(row[0] for row in rows)
+    for batch in fitted:
+        assert len(batch) <= max_rows
+        assert len(batch) == 1 or 100 + 2 + sum(br.serialised_size(r) + 1 for r in batch) <= max_bytes
+    assert len(fitted) == count  # consecutive batches: 68, 100, 300
