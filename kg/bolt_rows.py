@@ -27,7 +27,9 @@ from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES, labels_of
 PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Separators of packed rows: fields, rows, list items; and the mark of a missing value.
 FIELD, RECORD, ITEM, NULL = "\x1f", "\x1e", "\x1d", "\x1a"
-PACKING_MARKS = (FIELD, RECORD, ITEM, NULL)
+#: Separator of the relationships in a grouped line (relationships sharing an endpoint).
+EDGE = "\x1c"
+PACKING_MARKS = (FIELD, RECORD, ITEM, NULL, EDGE)
 #: The source node property that packed ``slice`` columns are cut from.
 SLICED_PROPERTY = "abstract"
 
@@ -296,11 +298,13 @@ def batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size):
         yield batch
 
 
-def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size):
+def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size,
+                   count=lambda row: 1):
     """Batches like :func:`batches` but fuller, in any order: best fit, largest row first.
 
     Each row joins the batch with the least room left that still fits it, so rows of
     very different sizes share batches and fewer statements carry the same rows.
+    ``count`` is how many rows an item stands for (a grouped line), for ``max_rows``.
 
     >>> rows = [["a" * n] for n in (4, 4, 4, 20, 20, 20)]
     >>> [len(b) for b in batches(rows, max_rows=10, max_bytes=40)]
@@ -308,19 +312,22 @@ def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_siz
     >>> sorted(len(b) for b in fitted_batches(rows, max_rows=10, max_bytes=40))
     [2, 2, 2]
     """
-    room_left, filled = [], []
+    room_left, filled, counts = [], [], []
     capacity = max_bytes - overhead - 2
     for row_size, index, row in sorted(((size(row) + 1, i, row) for i, row in enumerate(rows)),
                                        key=lambda item: (-item[0], item[1])):
+        rows_in_row = count(row)
         at = bisect.bisect_left(room_left, (row_size, -1))
-        if at < len(room_left):
+        if at < len(room_left) and counts[room_left[at][1]] + rows_in_row <= max_rows:
             room, batch = room_left.pop(at)
         else:
             room, batch = capacity, len(filled)
             filled.append([])
+            counts.append(0)
         filled[batch].append(row)
+        counts[batch] += rows_in_row
         room -= row_size
-        if room > 0 and len(filled[batch]) < max_rows:
+        if room > 0 and counts[batch] < max_rows:
             bisect.insort(room_left, (room, batch))
     return filled
 
@@ -536,13 +543,79 @@ def packed_merge_nodes_query(kind, columns):
             f"MERGE (n:{_labels(kind)} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}")
 
 
-def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE"):
-    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced."""
+def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE",
+                                     shared=None):
+    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced.
+
+    With ``shared`` (0: the source, 1: the target) the rows come grouped by that endpoint
+    (:func:`grouped_lines`), which is then looked up once per group.
+    """
     if verb == "CREATE" and columns:
         props = "SET " + ", ".join(f"r.{_property(name)} = {decode_field(2 + i, kind)}"
                                    for i, (name, kind) in enumerate(columns))
     else:
         props = f"SET r = {_packed_map(columns, 2)}"
-    return (f"{_UNPACK} MATCH (a:{_label(src_kind)} {{key: '{key_prefix(src_kind)}' + row[0]}}) "
-            f"MATCH (b:{_label(dst_kind)} {{key: '{key_prefix(dst_kind)}' + row[1]}}) "
-            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}")
+    ends = [("a", _label(src_kind)), ("b", _label(dst_kind))]
+    if shared is None:
+        match = " ".join(f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + row[{i}]}})"
+                         for i, (var, kind) in enumerate(ends))
+        match = f"{_UNPACK} {match}"
+    else:
+        (var, kind), (other, other_kind) = ends[shared], ends[1 - shared]
+        match = (f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{EDGE}') AS edges "
+                 f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + edges[0]}}) "
+                 f"UNWIND edges[1..] AS edge "
+                 f"WITH {var}, {_with_key(shared)} AS row "
+                 f"MATCH ({other}:{other_kind} {{key: '{key_prefix(other_kind)}' + row[{1 - shared}]}})")
+    return f"{match} {_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}"
+
+
+def _with_key(shared):
+    """A grouped relationship's fields with a placeholder where the shared key was."""
+    fields = f"split(edge, '{FIELD}')"
+    return f"[''] + {fields}" if shared == 0 else f"[{fields}[0], ''] + {fields}[1..]"
+
+
+def shared_endpoint(rows):
+    """0 or 1: the endpoint whose keys repeat most among relationship rows; None if none repeat.
+
+    >>> shared_endpoint([["a:1", "b:1", {}], ["a:2", "b:1", {}]])
+    1
+    >>> shared_endpoint([["a:1", "b:1", {}], ["a:2", "b:2", {}]]) is None
+    True
+    """
+    distinct = [len({row[i] for row in rows}) for i in (0, 1)]
+    if min(distinct) == len(rows):
+        return None
+    return distinct.index(min(distinct))
+
+
+def grouped_lines(lines, shared, *, max_size, max_rows):
+    """Packed relationship lines merged per shared endpoint: ``key EDGE fields EDGE fields...``.
+
+    Returns ``[(line, relationships)]``; a group is cut so that each line stays within
+    ``max_size`` bytes (:func:`packed_size`) and ``max_rows`` relationships.
+
+    >>> lines = ["x,p,1", "y,p,2", "z,q,3"]
+    >>> grouped = grouped_lines([line.replace(",", FIELD) for line in lines], 1, max_size=100,
+    ...                         max_rows=10)
+    >>> [(line.replace(EDGE, "|").replace(FIELD, ","), n) for line, n in grouped]
+    [('p|x,1|y,2', 2), ('q|z,3', 1)]
+    """
+    groups = {}
+    for line in lines:
+        fields = line.split(FIELD)
+        key = fields.pop(shared)
+        groups.setdefault(key, []).append(FIELD.join(fields))
+    grouped = []
+    for key, edges in groups.items():
+        parts, size = [key], packed_size(key)
+        for edge in edges:
+            edge_size = packed_size(edge) + 1
+            if len(parts) > 1 and (size + edge_size > max_size or len(parts) > max_rows):
+                grouped.append((EDGE.join(parts), len(parts) - 1))
+                parts, size = [key], packed_size(key)
+            parts.append(edge)
+            size += edge_size
+        grouped.append((EDGE.join(parts), len(parts) - 1))
+    return grouped

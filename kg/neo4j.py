@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
                           batches, delete_nodes_query, delete_relationships_query,
-                          existing_relationships_query, fitted_batches, kind_of_key,
-                          merge_nodes_query, node_rows, orphan_candidates, orphans_query, owner_kinds,
-                          packed_columns, packed_merge_nodes_query, packed_size,
-                          packed_write_relationships_query, relationship_rows, row_packer,
-                          serialised_size, split_oversized, stale_relationships,
-                          write_relationships_query)
+                          existing_relationships_query, fitted_batches, grouped_lines,
+                          kind_of_key, merge_nodes_query, node_rows, orphan_candidates,
+                          orphans_query, owner_kinds, packed_columns, packed_merge_nodes_query,
+                          packed_size, packed_write_relationships_query, relationship_rows,
+                          row_packer, serialised_size, shared_endpoint, split_oversized,
+                          stale_relationships, write_relationships_query)
 from kg.errors import KgError
 from kg.schema import NODE_KINDS, PAPER, labels_of
 
@@ -416,8 +416,11 @@ class _NodeStatements:
     def rows(self):
         return merge_nodes_query(self.kind)
 
-    def packed(self, columns):
+    def packed(self, columns, shared):
         return packed_merge_nodes_query(self.kind, columns)
+
+    def shared(self, rows):
+        return None
 
     def append(self, name):
         return append_node_property_query(self.kind, name)
@@ -437,8 +440,12 @@ class _RelationshipStatements:
     def rows(self):
         return write_relationships_query(*self.group, verb=self.verb)
 
-    def packed(self, columns):
-        return packed_write_relationships_query(*self.group, columns, verb=self.verb)
+    def packed(self, columns, shared):
+        return packed_write_relationships_query(*self.group, columns, verb=self.verb,
+                                                shared=shared)
+
+    def shared(self, rows):
+        return shared_endpoint(rows)
 
     def append(self, name):
         return append_relationship_property_query(*self.group, name)
@@ -507,21 +514,27 @@ class _Writer:
         columns = packed_columns(rows, statements.key_kinds, source_texts=texts)
         if columns is None:
             return rows
-        cypher = statements.packed(columns)
+        shared = statements.shared(rows)
+        cypher = statements.packed(columns, shared)
         overhead = len(cypher.encode("utf-8")) + len("rows") + 4
         pack = row_packer(statements.key_kinds, columns, source_texts=texts)
         fitting, others = [], []
         for row in rows:
             line = pack(row)
-            size = packed_size(line)
-            if overhead + size < self.max_bytes:
-                fitting.append((line, size))
+            if overhead + packed_size(line) < self.max_bytes:
+                fitting.append(line)
             else:
                 others.append(row)
-        for batch in fitted_batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                                    overhead=overhead, size=lambda packed: packed[1]):
+        if shared is None:
+            lines = [(line, 1) for line in fitting]
+        else:
+            lines = grouped_lines(fitting, shared, max_size=self.max_bytes - overhead - 1,
+                                  max_rows=self.batch_size)
+        for batch in fitted_batches(lines, max_rows=self.batch_size, max_bytes=self.max_bytes,
+                                    overhead=overhead, size=lambda item: packed_size(item[0]),
+                                    count=lambda item: item[1]):
             self._write(cypher, {"rows": RECORD.join(line for line, _ in batch)})
-            self._advance(step, len(batch))
+            self._advance(step, sum(count for _, count in batch))
         return others
 
     def _key_batches(self, keys):
