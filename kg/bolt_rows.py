@@ -7,6 +7,8 @@ come from :mod:`kg.schema` and the graph's attribute names, never from values.
 
 For servers that parse list and map parameters slowly (FalkorDB), rows can instead be
 *packed*: each row one string of typed fields, the batch one string, split by the statement.
+Packed relationships sharing an endpoint travel as one line per endpoint, and texts cut from
+the source Paper's abstract (evidence) as offsets into it.
 
 Examples
 --------
