@@ -7,15 +7,18 @@ come from :mod:`kg.schema` and the graph's attribute names, never from values.
 
 For servers that parse list and map parameters slowly (FalkorDB), rows can instead be
 *packed*: each row one string of typed fields, the batch one string, split by the statement.
+Packed relationships sharing an endpoint travel as one line per endpoint, and texts cut from
+the source Paper's abstract (evidence) as offsets into it.
 
 Examples
 --------
 >>> merge_nodes_query("Method")
-'UNWIND $rows AS row MERGE (n:Method {key: row[0]}) SET n = row[1] SET n:Concept'
+'UNWIND $rows AS row MERGE (n:Method:Concept {key: row[0]}) SET n = row[1]'
 >>> write_relationships_query("AUTHORED", "Author", "Paper")  # doctest: +ELLIPSIS
 'UNWIND $rows AS row MATCH (a:Author {key: row[0]}) ... MERGE (a)-[r:AUTHORED]->(b) SET r = row[2]'
 """
 
+import bisect
 import json
 import re
 from decimal import Decimal
@@ -26,7 +29,11 @@ from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES, labels_of
 PROPERTY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Separators of packed rows: fields, rows, list items; and the mark of a missing value.
 FIELD, RECORD, ITEM, NULL = "\x1f", "\x1e", "\x1d", "\x1a"
-PACKING_MARKS = (FIELD, RECORD, ITEM, NULL)
+#: Separator of the relationships in a grouped line (relationships sharing an endpoint).
+EDGE = "\x1c"
+PACKING_MARKS = (FIELD, RECORD, ITEM, NULL, EDGE)
+#: The source node property that packed ``slice`` columns are cut from.
+SLICED_PROPERTY = "abstract"
 
 
 # ---------------------------------------------------------------- Cypher builders
@@ -51,8 +58,16 @@ def _property(name):
 
 
 def merge_nodes_query(kind):
-    extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
-    return f"UNWIND $rows AS row MERGE (n:{kind} {{key: row[0]}}) SET n = row[1]{extra}"
+    return f"UNWIND $rows AS row MERGE (n:{_labels(kind)} {{key: row[0]}}) SET n = row[1]"
+
+
+def _labels(kind):
+    """All of a kind's labels in one pattern: ``Method:Concept``.
+
+    MERGE matches and creates the node with every label at once; adding a label
+    afterwards (``SET n:Concept``) costs FalkorDB time that grows with the graph.
+    """
+    return ":".join(labels_of(_label(kind)))
 
 
 def write_relationships_query(rel_type, src_kind, dst_kind, *, verb="MERGE"):
@@ -285,6 +300,40 @@ def batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size):
         yield batch
 
 
+def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size,
+                   count=lambda row: 1):
+    """Batches like :func:`batches` but fuller, in any order: best fit, largest row first.
+
+    Each row joins the batch with the least room left that still fits it, so rows of
+    very different sizes share batches and fewer statements carry the same rows.
+    ``count`` is how many rows an item stands for (a grouped line), for ``max_rows``.
+
+    >>> rows = [["a" * n] for n in (4, 4, 4, 20, 20, 20)]
+    >>> [len(b) for b in batches(rows, max_rows=10, max_bytes=40)]
+    [3, 1, 1, 1]
+    >>> sorted(len(b) for b in fitted_batches(rows, max_rows=10, max_bytes=40))
+    [2, 2, 2]
+    """
+    room_left, filled, counts = [], [], []
+    capacity = max_bytes - overhead - 2
+    for row_size, index, row in sorted(((size(row) + 1, i, row) for i, row in enumerate(rows)),
+                                       key=lambda item: (-item[0], item[1])):
+        rows_in_row = count(row)
+        at = bisect.bisect_left(room_left, (row_size, -1))
+        if at < len(room_left) and counts[room_left[at][1]] + rows_in_row <= max_rows:
+            room, batch = room_left.pop(at)
+        else:
+            room, batch = capacity, len(filled)
+            filled.append([])
+            counts.append(0)
+        filled[batch].append(row)
+        counts[batch] += rows_in_row
+        room -= row_size
+        if room > 0 and counts[batch] < max_rows:
+            bisect.insort(room_left, (room, batch))
+    return filled
+
+
 # ---------------------------------------------------------------- packed rows
 
 def column_type(values):
@@ -312,14 +361,16 @@ def key_prefix(kind):
     return f"{_label(kind).lower()}:"
 
 
-def packed_columns(rows, key_kinds):
+def packed_columns(rows, key_kinds, *, source_texts=None):
     """Typed property columns ``[(name, type)]`` to pack these rows, or None if they cannot be.
 
     ``key_kinds`` are the kinds of the rows' leading key fields (one for nodes, two for
     relationships); keys travel without their ``<kind>:`` prefix and a node's ``key``
     property is rebuilt from its key. A type ending in ``?`` is missing from some rows.
     Rows cannot be packed when a property mixes types, a text holds a packing mark or a
-    key lacks its prefix.
+    key lacks its prefix. With ``source_texts`` (a relationship source's key to its
+    ``abstract``, already on the server), a text column found in every row's source text
+    is a ``slice``: it travels as offsets and the server cuts it from the abstract.
 
     >>> packed_columns([["method:a", {"key": "method:a", "n": 1, "t": "x"}],
     ...                 ["method:b", {"key": "method:b", "n": 2, "s": 0.25}]], ("Method",))
@@ -342,11 +393,35 @@ def packed_columns(rows, key_kinds):
             kind = decimal_kind(values)
             if kind is None:
                 return None
+        if kind == "" and source_texts and _slices_shorter(rows, name, source_texts):
+            kind = "slice"
         columns.append((name, kind + ("?" if len(values) < len(props) else "")))
     texts = "".join(text for row in rows for text in _texts(row, n_keys))
     if any(mark in texts for mark in PACKING_MARKS):
         return None
     return columns
+
+
+def _slices_shorter(rows, name, source_texts):
+    """Whether every value of the column is in its row's source text, and offsets are shorter."""
+    saved = 0
+    for row in rows:
+        value = row[-1].get(name)
+        if value is not None:
+            start = source_texts.get(row[0], "").find(value)
+            if start < 0:
+                return False
+            saved += len(value) - len(f"{start},{len(value)}")
+    return saved > 0
+
+
+def slice_field(text, value):
+    """``value`` as ``start,length`` in ``text`` (code points, as the server's ``substring``).
+
+    >>> slice_field("we use BERT here", "BERT")
+    '7,4'
+    """
+    return f"{text.index(value)},{len(value)}"
 
 
 def decimal_kind(values):
@@ -390,15 +465,25 @@ def pack_row(row, key_kinds, columns):
     return row_packer(key_kinds, columns)(row)
 
 
-def row_packer(key_kinds, columns):
-    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once."""
+def row_packer(key_kinds, columns, *, source_texts=None):
+    """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once.
+
+    ``slice`` columns need the ``source_texts`` they were chosen with.
+    """
     cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
     n_keys = len(key_kinds)
 
     def pack(row):
         props = row[n_keys]
         keys = [row[i][cut:] for i, cut in cuts]
-        return FIELD.join([*keys, *(_encode(props.get(name), kind) for name, kind in columns)])
+        fields = []
+        for name, kind in columns:
+            value = props.get(name)
+            if kind.startswith("slice") and value is not None:
+                fields.append(slice_field(source_texts[row[0]], value))
+            else:
+                fields.append(_encode(value, kind))
+        return FIELD.join([*keys, *fields])
 
     return pack
 
@@ -427,9 +512,14 @@ def decode_field(index, kind):
 
     >>> decode_field(2, "int"), decode_field(3, "?")
     ('toInteger(row[2])', "CASE row[3] WHEN '\\x1a' THEN null ELSE row[3] END")
+    >>> decode_field(2, "slice")
+    "substring(a.abstract, toInteger(split(row[2], ',')[0]), toInteger(split(row[2], ',')[1]))"
     """
     field, base = f"row[{index}]", kind.rstrip("?")
-    if base.startswith("decimal"):
+    if base == "slice":
+        value = (f"substring(a.{SLICED_PROPERTY}, toInteger(split({field}, ',')[0]), "
+                 f"toInteger(split({field}, ',')[1]))")
+    elif base.startswith("decimal"):
         value = f"toInteger({field}) / {10 ** int(base.removeprefix('decimal'))}.0"
     else:
         value = {"int": f"toInteger({field})", "boolean": f"{field} = 't'",
@@ -451,18 +541,83 @@ _UNPACK = f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{FIELD}') 
 
 
 def packed_merge_nodes_query(kind, columns):
-    extra = "".join(f" SET n:{label}" for label in labels_of(_label(kind))[1:])
     return (f"{_UNPACK} WITH row, '{key_prefix(kind)}' + row[0] AS key "
-            f"MERGE (n:{kind} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}{extra}")
+            f"MERGE (n:{_labels(kind)} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}")
 
 
-def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE"):
-    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced."""
+def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE",
+                                     shared=None):
+    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced.
+
+    With ``shared`` (0: the source, 1: the target) the rows come grouped by that endpoint
+    (:func:`grouped_lines`), which is then looked up once per group.
+    """
     if verb == "CREATE" and columns:
         props = "SET " + ", ".join(f"r.{_property(name)} = {decode_field(2 + i, kind)}"
                                    for i, (name, kind) in enumerate(columns))
     else:
         props = f"SET r = {_packed_map(columns, 2)}"
-    return (f"{_UNPACK} MATCH (a:{_label(src_kind)} {{key: '{key_prefix(src_kind)}' + row[0]}}) "
-            f"MATCH (b:{_label(dst_kind)} {{key: '{key_prefix(dst_kind)}' + row[1]}}) "
-            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}")
+    ends = [("a", _label(src_kind)), ("b", _label(dst_kind))]
+    if shared is None:
+        match = " ".join(f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + row[{i}]}})"
+                         for i, (var, kind) in enumerate(ends))
+        match = f"{_UNPACK} {match}"
+    else:
+        (var, kind), (other, other_kind) = ends[shared], ends[1 - shared]
+        match = (f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{EDGE}') AS edges "
+                 f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + edges[0]}}) "
+                 f"UNWIND edges[1..] AS edge "
+                 f"WITH {var}, {_with_key(shared)} AS row "
+                 f"MATCH ({other}:{other_kind} {{key: '{key_prefix(other_kind)}' + row[{1 - shared}]}})")
+    return f"{match} {_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}"
+
+
+def _with_key(shared):
+    """A grouped relationship's fields with a placeholder where the shared key was."""
+    fields = f"split(edge, '{FIELD}')"
+    return f"[''] + {fields}" if shared == 0 else f"[{fields}[0], ''] + {fields}[1..]"
+
+
+def shared_endpoint(rows):
+    """0 or 1: the endpoint whose keys repeat most among relationship rows; None if none repeat.
+
+    >>> shared_endpoint([["a:1", "b:1", {}], ["a:2", "b:1", {}]])
+    1
+    >>> shared_endpoint([["a:1", "b:1", {}], ["a:2", "b:2", {}]]) is None
+    True
+    """
+    distinct = [len({row[i] for row in rows}) for i in (0, 1)]
+    if min(distinct) == len(rows):
+        return None
+    return distinct.index(min(distinct))
+
+
+def grouped_lines(lines, shared, *, max_size, max_rows):
+    """Packed relationship lines merged per shared endpoint: ``key EDGE fields EDGE fields...``.
+
+    Returns ``[(line, relationships)]``; a group is cut so that each line stays within
+    ``max_size`` bytes (:func:`packed_size`) and ``max_rows`` relationships.
+
+    >>> lines = ["x,p,1", "y,p,2", "z,q,3"]
+    >>> grouped = grouped_lines([line.replace(",", FIELD) for line in lines], 1, max_size=100,
+    ...                         max_rows=10)
+    >>> [(line.replace(EDGE, "|").replace(FIELD, ","), n) for line, n in grouped]
+    [('p|x,1|y,2', 2), ('q|z,3', 1)]
+    """
+    groups = {}
+    for line in lines:
+        fields = line.split(FIELD)
+        key = fields.pop(shared)
+        groups.setdefault(key, []).append(FIELD.join(fields))
+    grouped = []
+    for key, edges in groups.items():
+        parts, size = [key], packed_size(key)
+        for edge in edges:
+            edge_size = packed_size(edge) + 1
+            if len(parts) > 1 and (size + edge_size > max_size or len(parts) > max_rows):
+                grouped.append((EDGE.join(parts), len(parts) - 1))
+                parts, size = [key], packed_size(key)
+            parts.append(edge)
+            size += edge_size
+        grouped.append((EDGE.join(parts), len(parts) - 1))
+    return grouped

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
                           batches, delete_nodes_query, delete_relationships_query,
-                          existing_relationships_query, kind_of_key, merge_nodes_query,
-                          node_rows, orphan_candidates, orphans_query, owner_kinds,
-                          packed_columns, packed_merge_nodes_query, packed_size,
-                          packed_write_relationships_query, relationship_rows, row_packer,
-                          serialised_size, split_oversized, stale_relationships,
-                          write_relationships_query)
+                          existing_relationships_query, fitted_batches, grouped_lines,
+                          kind_of_key, merge_nodes_query, node_rows, orphan_candidates,
+                          orphans_query, owner_kinds, packed_columns, packed_merge_nodes_query,
+                          packed_size, packed_write_relationships_query, relationship_rows,
+                          row_packer, serialised_size, shared_endpoint, split_oversized,
+                          stale_relationships, write_relationships_query)
 from kg.errors import KgError
 from kg.schema import NODE_KINDS, PAPER, labels_of
 
@@ -357,12 +357,14 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
         with writer.step("stale relationships"):
             existing, stale = writer.delete_stale(G)
         with writer.step("relationships"):
+            abstracts = paper_abstracts(G)
             for group, rows in rels.items():
                 create, update, unchanged = changes(group, rows, existing)
                 report.relationships += len(unchanged)
+                texts = abstracts if group[1] == PAPER else None
                 for verb, part in (("CREATE", create), ("MERGE", update)):
                     writer.write_rows("relationships", part, 2,
-                                      _RelationshipStatements(*group, verb))
+                                      _RelationshipStatements(*group, verb, texts))
         with writer.step("orphans"):
             writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
@@ -397,8 +399,16 @@ def changes(group, rows, existing):
     return create, update, unchanged
 
 
+def paper_abstracts(G):
+    """Each Paper's abstract by key: what packed relationship rows may cut their texts from."""
+    return {key: attrs["abstract"] for key, attrs in G.nodes(data=True)
+            if attrs.get("kind") == PAPER and isinstance(attrs.get("abstract"), str)}
+
+
 class _NodeStatements:
     """The statements that write a group of node rows."""
+
+    source_texts = None
 
     def __init__(self, kind):
         self.kind, self.key_kinds = kind, (kind,)
@@ -406,8 +416,11 @@ class _NodeStatements:
     def rows(self):
         return merge_nodes_query(self.kind)
 
-    def packed(self, columns):
+    def packed(self, columns, shared):
         return packed_merge_nodes_query(self.kind, columns)
+
+    def shared(self, rows):
+        return None
 
     def append(self, name):
         return append_node_property_query(self.kind, name)
@@ -419,15 +432,20 @@ class _NodeStatements:
 class _RelationshipStatements:
     """The statements that write a group of relationship rows, with MERGE or CREATE."""
 
-    def __init__(self, rel_type, src_kind, dst_kind, verb):
+    def __init__(self, rel_type, src_kind, dst_kind, verb, source_texts=None):
         self.group, self.verb = (rel_type, src_kind, dst_kind), verb
         self.key_kinds = (src_kind, dst_kind)
+        self.source_texts = source_texts
 
     def rows(self):
         return write_relationships_query(*self.group, verb=self.verb)
 
-    def packed(self, columns):
-        return packed_write_relationships_query(*self.group, columns, verb=self.verb)
+    def packed(self, columns, shared):
+        return packed_write_relationships_query(*self.group, columns, verb=self.verb,
+                                                shared=shared)
+
+    def shared(self, rows):
+        return shared_endpoint(rows)
 
     def append(self, name):
         return append_relationship_property_query(*self.group, name)
@@ -492,24 +510,31 @@ class _Writer:
 
     def _write_packed(self, step, rows, n_keys, statements):
         """Write the rows that pack within the byte cap; return the others."""
-        columns = packed_columns(rows, statements.key_kinds)
+        texts = statements.source_texts
+        columns = packed_columns(rows, statements.key_kinds, source_texts=texts)
         if columns is None:
             return rows
-        cypher = statements.packed(columns)
+        shared = statements.shared(rows)
+        cypher = statements.packed(columns, shared)
         overhead = len(cypher.encode("utf-8")) + len("rows") + 4
-        pack = row_packer(statements.key_kinds, columns)
+        pack = row_packer(statements.key_kinds, columns, source_texts=texts)
         fitting, others = [], []
         for row in rows:
             line = pack(row)
-            size = packed_size(line)
-            if overhead + size < self.max_bytes:
-                fitting.append((line, size))
+            if overhead + packed_size(line) < self.max_bytes:
+                fitting.append(line)
             else:
                 others.append(row)
-        for batch in batches(fitting, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                             overhead=overhead, size=lambda packed: packed[1]):
+        if shared is None:
+            lines = [(line, 1) for line in fitting]
+        else:
+            lines = grouped_lines(fitting, shared, max_size=self.max_bytes - overhead - 1,
+                                  max_rows=self.batch_size)
+        for batch in fitted_batches(lines, max_rows=self.batch_size, max_bytes=self.max_bytes,
+                                    overhead=overhead, size=lambda item: packed_size(item[0]),
+                                    count=lambda item: item[1]):
             self._write(cypher, {"rows": RECORD.join(line for line, _ in batch)})
-            self._advance(step, len(batch))
+            self._advance(step, sum(count for _, count in batch))
         return others
 
     def _key_batches(self, keys):

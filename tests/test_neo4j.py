@@ -170,3 +170,60 @@ def test_packed_queries_decode_every_column():
         "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
         "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2]), r.`truncated_list` = "
         "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END")
+
+
+@pytest.mark.parametrize("kind, pattern", [("Method", "(n:Method:Concept {key: "),
+                                           ("Paper", "(n:Paper {key: ")])
+def test_node_merges_carry_every_label_at_once(kind, pattern):
+    for query in (br.merge_nodes_query(kind), br.packed_merge_nodes_query(kind, [("name", "")])):
+        assert f"MERGE {pattern}" in query and "SET n:" not in query
+
+
+def test_packed_texts_found_in_the_source_abstract_travel_as_offsets():
+    abstract = "Über 𝒪(n) methods. We fine-tune with LoRA on GSM8K."
+    rows = [["paper:a", "method:lora", {"evidence": "We fine-tune with LoRA on GSM8K", "t": "LoRA"}]]
+    texts = {"paper:a": abstract}
+    columns = br.packed_columns(rows, ("Paper", "Method"), source_texts=texts)
+    assert columns == [("evidence", "slice"), ("t", "")]
+    fields = br.row_packer(("Paper", "Method"), columns, source_texts=texts)(rows[0])
+    assert fields.split(br.FIELD) == ["a", "lora", "19,31", "LoRA"]
+    assert abstract[19:19 + 31] == rows[0][2]["evidence"]
+    rows.append(["paper:b", "method:lora", {"evidence": "not in any abstract", "t": "x"}])
+    assert br.packed_columns(rows, ("Paper", "Method"), source_texts=texts) == [
+        ("evidence", ""), ("t", "")]
+
+
+@pytest.mark.parametrize("max_rows, max_bytes, count", [(2000, 3900, 61), (3, 3900, 100),
+                                                       (2000, 500, 263)])
+def test_fitted_batches_keep_every_row_once_within_the_caps(max_rows, max_bytes, count):
+    rows = [["paper:%d" % i, "x" * ((i * 7919) % 1500)] for i in range(300)]
+    fitted = br.fitted_batches(rows, max_rows=max_rows, max_bytes=max_bytes, overhead=100)
+    assert sorted(row[0] for batch in fitted for row in batch) == sorted(row[0] for row in rows)
+    for batch in fitted:
+        assert len(batch) <= max_rows
+        assert len(batch) == 1 or 100 + 2 + sum(br.serialised_size(r) + 1 for r in batch) <= max_bytes
+    assert len(fitted) == count  # consecutive batches: 68, 100, 300
+
+
+def test_grouped_lines_cut_groups_at_the_row_and_byte_caps():
+    lines = [br.FIELD.join([f"author{i}", "p1", str(i)]) for i in range(10)]
+    by_rows = br.grouped_lines(lines, 1, max_size=1000, max_rows=4)
+    assert [count for _, count in by_rows] == [4, 4, 2]
+    assert all(line.startswith("p1" + br.EDGE) for line, _ in by_rows)
+    by_bytes = br.grouped_lines(lines, 1, max_size=40, max_rows=100)
+    assert all(br.packed_size(line) <= 40 for line, _ in by_bytes)
+    assert sum(count for _, count in by_bytes) == 10
+    edges = [edge for line, _ in by_bytes for edge in line.split(br.EDGE)[1:]]
+    assert edges == [br.FIELD.join([f"author{i}", str(i)]) for i in range(10)]
+
+
+def test_grouped_relationship_query_rebuilds_the_ungrouped_row():
+    query = br.packed_write_relationships_query("AUTHORED", "Author", "Paper", [("position", "int")],
+                                                verb="CREATE", shared=1)
+    assert query == (
+        "UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1c') AS edges "
+        "MATCH (b:Paper {key: 'paper:' + edges[0]}) UNWIND edges[1..] AS edge "
+        "WITH b, [split(edge, '\x1f')[0], ''] + split(edge, '\x1f')[1..] AS row "
+        "MATCH (a:Author {key: 'author:' + row[0]}) "
+        "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2])")
+    assert br.shared_endpoint([["a:1", "p:1", {}], ["a:2", "p:1", {}], ["a:3", "p:2", {}]]) == 1

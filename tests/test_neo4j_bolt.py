@@ -176,3 +176,39 @@ def test_values_holding_packing_marks_still_round_trip(connection):
     G.nodes[paper("grpo")]["title"] = "odd\x1acharacter"
     kn.push(G, connection)
     assert server_state(connection) == expected_state(G)
+
+
+def test_evidence_cut_from_abstracts_with_wide_characters_round_trips(connection, monkeypatch):
+    sent = []
+    write = connection.write
+    monkeypatch.setattr(connection, "write", lambda cypher, params=None: (
+        sent.append(cypher), write(cypher, params))[1])
+    G = small_graph()
+    key = paper("grpo")
+    G.nodes[key]["abstract"] = "Über 𝒪(n²) — naïve. " + G.nodes[key]["abstract"]
+    for _, _, attrs in G.out_edges(key, data=True):
+        if "evidence" in attrs:
+            shift = len("Über 𝒪(n²) — naïve. ")
+            attrs["start"], attrs["end"] = attrs["start"] + shift, attrs["end"] + shift
+    kn.push(G, connection)
+    assert server_state(connection) == expected_state(G)
+    evidence = connection.read("MATCH (:Paper {key: $key})-[r:PROPOSES]->() RETURN r.evidence AS e",
+                               {"key": key})
+    assert evidence == [{"e": "We propose GRPO, a policy optimisation method"}]
+    assert any("PROPOSES" in cypher and "substring(a.abstract" in cypher for cypher in sent)
+
+
+@pytest.mark.parametrize("batch_size", [1, 2000])
+def test_relationships_sharing_a_paper_go_grouped_within_the_row_cap(connection, monkeypatch,
+                                                                     batch_size):
+    sent = []
+    write = connection.write
+    monkeypatch.setattr(connection, "write", lambda cypher, params=None: (
+        sent.append((cypher, params)), write(cypher, params))[1])
+    G = small_graph()
+    kn.push(G, connection, batch_size=batch_size)
+    assert server_state(connection) == expected_state(G)
+    authored = [params["rows"] for cypher, params in sent if "[r:AUTHORED]" in cypher]
+    assert all("edges[1..]" in cypher for cypher, _ in sent if "[r:AUTHORED]" in cypher)
+    assert sum(rows.count(br.EDGE) for rows in authored) == 7
+    assert len(authored) == (7 if batch_size == 1 else 1)
