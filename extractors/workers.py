@@ -38,9 +38,9 @@ class WorkerPool:
 
     def __init__(self, workers):
         self.workers = workers
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["extractors.pipeline"])  # imported once, then forked
-        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker, mp_context=context)
+        # No forkserver preload: starting a worker would wait for the server's imports.
+        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker,
+                                         mp_context=multiprocessing.get_context("forkserver"))
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
 

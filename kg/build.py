@@ -3,6 +3,7 @@
 import os
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
@@ -31,14 +32,15 @@ class BuildReport:
 
 
 def plan_records(G, records, *, reingest=False):
-    """Add incoming records' papers to ``G``; return the papers to (re-)extract and counts.
+    """Add incoming records' papers to ``G``; return the papers to (re-)extract, counts, and
+    the authors whose co-authors may have changed.
 
     A record whose abstract is already in the graph only adds its source (and the authors,
     area and title the graph lacks); a record whose id is known but whose abstract changed
     is re-ingested; ``reingest`` re-extracts known papers too.
     """
     by_hash = kgraph.paper_index(G)
-    to_extract, seen = {}, {}
+    to_extract, seen, authors = {}, {}, set()
     report = BuildReport()
     for record in records:
         report.records += 1
@@ -48,6 +50,7 @@ def plan_records(G, records, *, reingest=False):
         if digest in seen:
             report.duplicates += 1
         elif key in G and G.nodes[key]["hash"] != digest:
+            authors.update(kgraph.authored_by(G, key))
             reset_paper(G, key, record, digest)
             report.updated_papers += 1
             to_extract[key] = record
@@ -62,7 +65,8 @@ def plan_records(G, records, *, reingest=False):
             to_extract[key] = record
         seen[digest] = key
         kgraph.add_paper(G, record, key, digest)
-    return list(to_extract.items()), report
+        authors.update(kgraph.authored_by(G, key))
+    return list(to_extract.items()), report, authors
 
 
 def reset_paper(G, key, record, digest):
@@ -96,9 +100,12 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     mentions = {} if mentions is None else mentions
     problems = []
     records = read_listings(inputs, format=format, problems=problems)
-    to_extract, report = plan_records(G, records, reingest=reingest)
+    to_extract, report, authors = plan_records(G, records, reingest=reingest)
     report.problems = problems
-    kgraph.set_coauthor_counts(G)  # authors are all in: done while the workers extract
+    if graph is not None:  # authors this build did not touch keep their counts
+        authors.update(a for a, attrs in G._node.items()
+                       if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs)
+    kgraph.set_coauthor_counts(G, authors if graph is not None else None)
     bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
                file=sys.stderr, mininterval=0.5)
     keys = [k for k, _ in to_extract]
@@ -119,19 +126,20 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
 
 
 def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False,
-          progress=False, strict=False):
+          progress=False, strict=False, pool=None):
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
-    Adding to a graph extracts in worker processes (``max(workers, 1)``) that start at once,
-    so spaCy loads while the graph does; as with any multiprocessing code, a script that
-    calls this must guard its entry point with ``if __name__ == "__main__":``.
+    Adding to a graph extracts in worker processes (``pool``, an open WorkerPool, else
+    ``max(workers, 1)`` new ones) that start at once, so spaCy loads while the graph does;
+    as with any multiprocessing code, a script that calls this must guard its entry point
+    with ``if __name__ == "__main__":``.
     Raises InputError when nothing could be read, or (``strict``) when anything was bad;
     the file is then left as it was.
     """
     started = time.perf_counter()
     if os.path.exists(output) and not fresh:
         # The workers import spaCy and build the pipeline while the graph loads.
-        with WorkerPool(max(workers, 1)) as pool:
+        with nullcontext(pool) if pool else WorkerPool(max(workers, 1)) as pool:
             G = load_graph(output, entity_layer=False)
             mentions = load_mentions(output)
             with paused_gc():

@@ -7,7 +7,7 @@ import sys
 
 from kg import __version__
 from kg.errors import KgError
-from kg.store import DEFAULT_GRAPH
+from kg.schema import DEFAULT_GRAPH
 
 GRAPH_ENV = "KG_GRAPH"
 
@@ -32,14 +32,25 @@ def warn(message):
 # ---------------------------------------------------------------- build
 
 def cmd_build(args):
+    output = args.output or default_graph()
+    if os.path.exists(output) and not args.fresh:
+        from extractors.workers import WorkerPool
+
+        # Started before the graph code is even imported: spaCy loads in the workers
+        # while this process loads the graph.
+        with WorkerPool(max(args.workers, 1)) as pool:
+            return _build(args, output, pool)
+    return _build(args, output, None)
+
+
+def _build(args, output, pool):
     from kg.build import build
     from kg.stats import format_stats, graph_stats
 
-    output = args.output or default_graph()
     progress = not args.quiet and sys.stderr.isatty()
     G, report = build(args.inputs, output, fresh=args.fresh, format=args.format,
                       workers=args.workers, reingest=args.reingest, progress=progress,
-                      strict=args.strict)
+                      strict=args.strict, pool=pool)
     for problem in report.problems:
         warn(f"skipped {problem}")
     if args.quiet:

@@ -191,20 +191,25 @@ def _count_applied_to(applied, paper, by_entity):
             papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)
 
 
-def set_coauthor_counts(G):
+def set_coauthor_counts(G, authors=None):
     """Set each Author's ``coauthors``: how many distinct authors share a paper with them.
 
     Derived like APPLIED_TO, so that ranking authors by collaborators is a property lookup in
-    Cypher rather than a count over every co-author pair of the graph.
+    Cypher rather than a count over every co-author pair of the graph. ``authors`` limits
+    the update to those keys (the others keep their count).
     """
-    partners = {a: set() for a, kind in G.nodes(data="kind") if kind == S.AUTHOR}
-    for paper, kind in G.nodes(data="kind"):
-        if kind == S.PAPER:
-            names = [a for a, rels in G._pred[paper].items() if S.AUTHORED in rels]
-            for a in names if len(names) > 1 else ():
-                partners[a].update(names)
-    for a, names in partners.items():
-        G.nodes[a]["coauthors"] = len(names - {a})
+    node, pred, succ = G._node, G._pred, G._succ
+    if authors is None:
+        authors = [a for a, attrs in node.items() if attrs["kind"] == S.AUTHOR]
+    for a in authors:
+        if a not in node:
+            continue
+        partners = set()
+        for paper, rels in succ[a].items():
+            if S.AUTHORED in rels:
+                partners.update(b for b, r in pred[paper].items() if S.AUTHORED in r)
+        partners.discard(a)
+        node[a]["coauthors"] = len(partners)
 
 
 def prune_orphans(G, candidates):

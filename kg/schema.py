@@ -12,6 +12,8 @@ import unicodedata
 from functools import lru_cache
 
 SCHEMA_VERSION = 1
+#: The graph file commands read and write when none is given.
+DEFAULT_GRAPH = "graph.kg"
 
 PAPER, AUTHOR, AREA, CONCEPT = "Paper", "Author", "Area", "Concept"
 METHOD, DATASET, BENCHMARK, TASK, METRIC = "Method", "Dataset", "Benchmark", "Task", "Metric"

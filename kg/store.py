@@ -26,11 +26,10 @@ import zstandard
 from extractors.records import MENTION_FIELDS, mention_from_fields
 from kg.errors import GraphFileError
 from kg.graph import insert_edges, insert_nodes
-from kg.schema import CONCEPT_KINDS, SCHEMA_VERSION
+from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
 
 MAGIC = b"KGRAPH\n"
 FORMAT = "kg-graph"
-DEFAULT_GRAPH = "graph.kg"
 _COMPRESSION_LEVEL = 1  # zstd level 1: 3x faster than zlib level 1 and smaller
 _SECTIONS = ("graph", "entities", "mentions")
 _ENTITY_LAYER_KINDS = frozenset(CONCEPT_KINDS)

@@ -5,7 +5,7 @@ import json
 from extractors.records import Mention, PaperRecord
 from kg import schema as S
 from kg.authors import author_key
-from kg.build import assemble_mentions, build_graph, plan_records
+from kg.build import assemble_mentions, build, build_graph, plan_records
 from kg.graph import authored_by, new_graph
 
 ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
@@ -53,7 +53,7 @@ def test_author_positions_follow_listing_order():
 
 def test_same_abstract_in_two_files_is_one_paper_with_both_sources():
     G = new_graph()
-    to_extract, report = plan_records(G, [
+    to_extract, report, _ = plan_records(G, [
         record(source="daily.txt", index=3),
         record(source="conf.txt", index=0, authors=("Ada Lovelace",), area="Theory · X"),
         record(abstract="We train a small model on CIFAR-10. It reaches good accuracy.",
@@ -113,14 +113,14 @@ def test_mentions_become_edges_label_applied_to_and_part_of():
 def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():
     G = new_graph()
     old = record(external_id="p1", authors=("Ada Lovelace",), area="A · B")
-    to_extract, _ = plan_records(G, [old])
+    to_extract, _, _ = plan_records(G, [old])
     mentions = {"paper:p1": [mention("Method", "OldNet", 0), mention("Dataset", "CIFAR-10", 9)]}
     assemble_mentions(G, mentions)
     assert "method:oldnet" in G and (("method:oldnet", "dataset:cifar-10", S.APPLIED_TO)
                                      in G.edges)
     new = record(abstract="A different abstract using NewNet.", external_id="p1",
                  authors=("Alan Turing",))
-    to_extract, report = plan_records(G, [new])
+    to_extract, report, _ = plan_records(G, [new])
     assert report.updated_papers == 1 and [k for k, _ in to_extract] == ["paper:p1"]
     mentions["paper:p1"] = [mention("Method", "NewNet", 20)]
     assemble_mentions(G, mentions)
@@ -164,3 +164,21 @@ def test_authors_carry_their_coauthor_count(seed_graph):
     authors = [n for n, k in seed_graph.nodes(data="kind") if k == S.AUTHOR]
     assert all(seed_graph.nodes[a]["coauthors"] == len(index.get(a, {})) for a in authors)
     assert seed_graph.nodes[author_key("Julia Kempe")]["coauthors"] == 13
+
+
+def test_coauthor_counts_follow_a_reingested_author_list(tmp_path):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    rows = [{"id": "p1", "abstract": "We study graphs.", "authors": ["X One", "Y Two"]},
+            {"id": "p2", "abstract": "We study trees.", "authors": ["Y Two", "Z Three"]}]
+    first.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    second.write_text(json.dumps({"id": "p1", "abstract": "We study forests now.",
+                                  "authors": ["X One", "W Four"]}) + "\n")
+    graph = tmp_path / "g.kg"
+    build([str(first)], str(graph))
+    G, _ = build([str(second)], str(graph))
+    counts = {G.nodes[a]["name"]: G.nodes[a]["coauthors"]
+              for a, kind in G.nodes(data="kind") if kind == S.AUTHOR}
+    assert counts == {"X One": 1, "W Four": 1, "Y Two": 1, "Z Three": 1}
+    full, _ = build([str(first), str(second)], str(tmp_path / "full.kg"))
+    assert counts == {full.nodes[a]["name"]: full.nodes[a]["coauthors"]
+                      for a, kind in full.nodes(data="kind") if kind == S.AUTHOR}
