@@ -93,7 +93,7 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
     it); papers extracted now are added to it. ``pool``, an open
-    ``extractors.pipeline.WorkerPool``, does the extraction instead of ``workers``.
+    ``extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
     """
     started = time.perf_counter()
     G = kgraph.new_graph() if graph is None else graph
