@@ -13,7 +13,7 @@ from extractors.workers import WorkerPool
 from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
-from kg.resolve import resolve_corpus, warm_name_caches
+from kg.resolve import Resolution, resolve_corpus
 from kg.store import load_graph, load_mentions, paused_gc, save_graph
 
 
@@ -77,14 +77,16 @@ def reset_paper(G, key, record, digest):
     kgraph.prune_orphans(G, touched)
 
 
-def assemble_mentions(G, mentions):
-    """(Re)build the entity layer of ``G`` from every paper's unresolved ``mentions``.
+def assemble_mentions(G, mentions, *, resolution=None):
+    """(Re)build the entity layer of ``G`` from every paper's unresolved ``mentions``
+    (or from ``resolution``, a Resolution of exactly those).
 
     Names are resolved over the whole corpus, so a graph built in several steps equals the
     graph built at once from the same inputs.
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
-    kgraph.add_entity_layer(G, resolve_corpus(sorted(mentions.items())))
+    resolved = resolve_corpus(mentions.items()) if resolution is None else resolution.items
+    kgraph.add_entity_layer(G, sorted(resolved))
 
 
 def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,
@@ -109,18 +111,23 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
                file=sys.stderr, mininterval=0.5)
     keys = [k for k, _ in to_extract]
+    resolution = None
     if pool is None:
         from extractors.pipeline import extract_mentions  # spaCy loads only when needed
 
         extracted = extract_mentions((r for _, r in to_extract), workers=workers)
     else:
         extracted = pool.extract(r for _, r in to_extract)
-        warm_name_caches(mentions.values())
+        # While the workers extract: resolve the papers already here.
+        fresh = set(keys)
+        resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
     for key, (_, found) in zip(keys, extracted):
         mentions[key] = found
         bar.update()
     bar.close()
-    assemble_mentions(G, mentions)
+    if resolution is not None:
+        resolution.extend([(key, mentions[key]) for key in keys])
+    assemble_mentions(G, mentions, resolution=resolution)
     report.seconds = time.perf_counter() - started
     return G, report
 

@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from extractors.lexicon import name_key
 from extractors.records import mention_from_fields
-from kg.schema import slug
 
 
 def _replace(m, **changes):
@@ -26,22 +25,12 @@ def _long_key(long_form):
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
-def warm_name_caches(mentions):
-    """Compute the cached name and slug keys that resolving ``mentions`` (lists of
-    Mentions) and laying their entities will ask for: work a build does while its workers
-    extract the new papers, rather than after."""
-    for ms in mentions:
-        for m in ms:
-            name_key(m.canonical)
-            _long_key(m.long_form or m.canonical)
-            slug(m.canonical)
-
-
-def acronym_definitions(items):
-    """{short form: {long-form key: (long form, type, papers)}} over the corpus.
+def acronym_definitions(items, defs=None):
+    """{short form: {long-form key: (long form, type, papers)}} over the corpus (added to
+    ``defs`` when given).
 
     Only acronyms the lexicon does not know count: a known one has its canonical already."""
-    defs = defaultdict(dict)
+    defs = defaultdict(dict) if defs is None else defs
     for _, mentions in items:
         for m in mentions:
             if m.long_form and m.canonical != m.long_form and m.rule == "abbreviation":
@@ -50,6 +39,21 @@ def acronym_definitions(items):
                 longs[key] = (m.long_form, m.type, 1) if seen is None else \
                     (min(seen[0], m.long_form), min(seen[1], m.type), seen[2] + 1)
     return defs
+
+
+def acronym_tables(defs):
+    """(unique, ambiguous, long_to_short) of acronym definitions: the short forms with one
+    meaning and its (long form, type, papers); the others; and the short form of each
+    (type, long-form key)."""
+    unique = {short: min(longs.values(), key=lambda v: (-v[2], v[0]))
+              for short, longs in sorted(defs.items())
+              if len({kind for _, kind, _ in longs.values()}) == 1
+              and len(_distinct_meanings(longs)) == 1}
+    ambiguous = {short for short in defs if short not in unique}
+    long_to_short = {}
+    for short, (long_form, kind, _) in sorted(unique.items()):
+        long_to_short.setdefault((kind, _long_key(long_form)), short)
+    return unique, ambiguous, long_to_short
 
 
 def _distinct_meanings(longs):
@@ -64,26 +68,9 @@ def _distinct_meanings(longs):
 
 
 def _most_common(counts):
-    """{(type, name key): value}: the most counted value of each group, ties to the
-    alphabetically first (so the input order does not matter); ``counts`` maps
-    ``(type, name, value)`` to a count."""
-    groups = defaultdict(Counter)
-    for (kind, name, value), n in counts.items():
-        groups[(kind, name_key(name))][value] += n
-    return {k: min(c, key=lambda value: (-c[value], value)) for k, c in groups.items()}
-
-
-def display_names(items):
-    """{(type, name key): display name}: the most common form of each name."""
-    return _most_common(Counter((m.type, m.canonical, m.canonical)
-                                for _, mentions in items for m in mentions))
-
-
-def entity_long_forms(items):
-    """{(type, name key): long form}: the most common long form of each entity that has
-    one, so every mention of an entity carries the same."""
-    return _most_common(Counter((m.type, m.canonical, m.long_form)
-                                for _, mentions in items for m in mentions if m.long_form))
+    """The most counted value of a Counter, ties to the alphabetically first (so the input
+    order does not matter)."""
+    return min(counts, key=lambda value: (-counts[value], value))
 
 
 def resolve_corpus(items):
@@ -92,20 +79,109 @@ def resolve_corpus(items):
     Returns the same shape, in the same order; within a paper, mentions that resolve to
     one entity are merged into the first.
     """
-    items = [(key, list(mentions)) for key, mentions in items]
-    defs = acronym_definitions(items)
-    unique = {short: min(longs.values(), key=lambda v: (-v[2], v[0]))
-              for short, longs in sorted(defs.items())
-              if len({kind for _, kind, _ in longs.values()}) == 1
-              and len(_distinct_meanings(longs)) == 1}
-    ambiguous = {short for short in defs if short not in unique}
-    long_to_short = {}
-    for short, (long_form, kind, _) in sorted(unique.items()):
-        long_to_short.setdefault((kind, _long_key(long_form)), short)
-    resolved = [(key, [_resolve_mention(m, unique, ambiguous, long_to_short) for m in ms])
-                for key, ms in items]
-    names, long_forms = display_names(resolved), entity_long_forms(resolved)
-    return [(key, _merge([_renamed(m, names, long_forms) for m in ms])) for key, ms in resolved]
+    return Resolution(items).items
+
+
+class Resolution:
+    """Corpus-wide resolution that more papers can join.
+
+    ``items`` holds ``(paper key, resolved mentions)`` in input order. :meth:`extend` adds
+    papers and re-resolves only the papers whose result the new ones change (an acronym
+    they define, a display name or long form they tip), so a resolution extended in steps
+    equals one made at once over the same papers.
+    """
+
+    def __init__(self, items):
+        self._raw = [(key, list(mentions)) for key, mentions in items]
+        self._defs = acronym_definitions(self._raw)
+        self._tables = acronym_tables(self._defs)
+        self._stage1 = [[_resolve_mention(m, *self._tables) for m in ms] for _, ms in self._raw]
+        self._names, self._forms = defaultdict(Counter), defaultdict(Counter)
+        self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
+        self.names = {g: _most_common(c) for g, c in self._names.items()}
+        self.long_forms = {g: _most_common(c) for g, c in self._forms.items()}
+        self.items = [(key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1)]
+
+    def _count(self, mentions, step):
+        """Add ``step`` (1 or -1) to the name and long-form counts of stage-1 ``mentions``;
+        return the (type, name key) groups they fall in."""
+        names, forms, groups = self._names, self._forms, set()
+        for m in mentions:
+            group = (m.type, name_key(m.canonical))
+            groups.add(group)
+            if step > 0:
+                names[group][m.canonical] += 1
+                if m.long_form:
+                    forms[group][m.long_form] += 1
+            else:
+                _uncount(names, group, m.canonical)
+                if m.long_form:
+                    _uncount(forms, group, m.long_form)
+        return groups
+
+    def _stage2(self, mentions):
+        return _merge([_renamed(m, self.names, self.long_forms) for m in mentions])
+
+    def extend(self, items):
+        """Add ``[(paper key, [Mention])]`` (papers not in the resolution yet)."""
+        start = len(self._raw)
+        self._raw += [(key, list(mentions)) for key, mentions in items]
+        old_tables = self._tables
+        acronym_definitions(self._raw[start:], self._defs)
+        self._tables = acronym_tables(self._defs)
+        redo = self._touched_by_acronyms(old_tables, self._tables, start)
+        redo |= set(range(start, len(self._raw)))
+        touched = set()
+        for i in sorted(redo):
+            stage1 = [_resolve_mention(m, *self._tables) for m in self._raw[i][1]]
+            if i < start:
+                touched |= self._count(self._stage1[i], -1)
+                self._stage1[i] = stage1
+                self._groups[i] = self._count(stage1, 1)
+            else:
+                self._stage1.append(stage1)
+                self._groups.append(self._count(stage1, 1))
+            touched |= self._groups[i]
+        renamed = set()
+        for group in touched:
+            for table, counts in ((self.names, self._names), (self.long_forms, self._forms)):
+                value = _most_common(counts[group]) if group in counts else None
+                if table.get(group) != value:
+                    renamed.add(group)
+                    if value is None:
+                        del table[group]
+                    else:
+                        table[group] = value
+        if renamed:
+            redo |= {i for i, groups in enumerate(self._groups) if not groups.isdisjoint(renamed)}
+        self.items += [None] * (len(self._raw) - len(self.items))
+        for i in redo:
+            self.items[i] = (self._raw[i][0], self._stage2(self._stage1[i]))
+
+    def _touched_by_acronyms(self, old, new, end):
+        """The first ``end`` papers whose stage-1 result differs between the acronym tables
+        ``old`` and ``new``."""
+        (old_unique, old_ambiguous, old_long), (unique, ambiguous, long_to_short) = old, new
+        shorts = {s for s in old_unique.keys() | unique.keys()
+                  if old_unique.get(s) != unique.get(s)} | (old_ambiguous ^ ambiguous)
+        longs = {k for k in old_long.keys() | long_to_short.keys()
+                 if old_long.get(k) != long_to_short.get(k)}
+        if not shorts and not longs:
+            return set()
+        return {i for i in range(end) if any(
+            m.canonical in shorts or
+            (not m.long_form and (m.type, _long_key(m.canonical)) in longs)
+            for m in self._raw[i][1])}
+
+
+def _uncount(groups, group, value):
+    """Take one ``value`` off ``groups[group]``, dropping what reaches zero."""
+    counts = groups[group]
+    counts[value] -= 1
+    if counts[value] <= 0:
+        del counts[value]
+        if not counts:
+            del groups[group]
 
 
 def _renamed(m, names, long_forms):

@@ -1,7 +1,7 @@
 """Corpus-wide resolution: acronyms across abstracts, variants, ambiguity."""
 
 from extractors.records import Mention
-from kg.resolve import resolve_corpus
+from kg.resolve import Resolution, resolve_corpus
 
 
 def mention(kind, text, canonical, *, rule="lexicon", long_form=None, start=0):
@@ -81,3 +81,54 @@ def test_long_form_variants_are_one_meaning():
                         long_form="foo thought prompting")]),
     ]
     assert by_paper(resolve_corpus(items)) == {"p1": {("Method", "FT")}, "p2": {("Method", "FT")}}
+
+
+def extended(first, *more):
+    resolution = Resolution(first)
+    for items in more:
+        resolution.extend(items)
+    return sorted(resolution.items)
+
+
+def test_a_new_definition_reaches_old_papers_when_a_resolution_is_extended():
+    old = [("p1", [mention("Concept", "QRX", "QRX", rule="coined-name")]),
+           ("p2", [mention("Method", "quiet rank exchange", "quiet rank exchange",
+                           rule="proposal")]),
+           ("p3", [mention("Dataset", "CIFAR-10", "CIFAR-10")])]
+    new = [("p4", [mention("Method", "Quiet Rank Exchange", "QRX", rule="abbreviation",
+                           long_form="Quiet Rank Exchange")])]
+    assert extended(old, new) == sorted(resolve_corpus(old + new))
+    resolved = dict(extended(old, new))
+    assert [(m.type, m.canonical) for m in resolved["p1"]] == [("Method", "QRX")]
+    assert [(m.canonical, m.long_form) for m in resolved["p2"]] == [("QRX",
+                                                                     "Quiet Rank Exchange")]
+
+
+def test_new_counts_can_change_an_old_papers_display_name_or_make_a_short_form_ambiguous():
+    old = [("p1", [mention("Dataset", "Imagenet-1k", "Imagenet-1k")]),
+           ("p2", [mention("Method", "Foo Bar", "FB", rule="abbreviation",
+                           long_form="Foo Bar")]),
+           ("p3", [mention("Method", "FB", "FB", rule="coined-name")])]
+    new = [(f"q{i}", [mention("Dataset", "ImageNet-1K", "ImageNet-1K")]) for i in range(3)]
+    new.append(("q9", [mention("Method", "Fast Blur", "FB", rule="abbreviation",
+                               long_form="Fast Blur")]))
+    assert extended(old, new[:2], new[2:]) == sorted(resolve_corpus(old + new))
+    resolved = dict(extended(old, new))
+    assert [m.canonical for m in resolved["p1"]] == ["ImageNet-1K"]
+    assert [m.canonical for m in resolved["p2"]] == ["FB (Foo Bar)"]
+
+
+def test_extending_the_seed_corpus_in_steps_equals_resolving_it_at_once(tmp_path, seed_files):
+    import random
+
+    from kg.build import build
+    from kg.store import load_mentions
+
+    build(seed_files, str(tmp_path / "g.kg"))
+    items = sorted(load_mentions(tmp_path / "g.kg").items())
+    whole = sorted(resolve_corpus(items))
+    rng = random.Random(7)
+    for _ in range(20):
+        shuffled = rng.sample(items, len(items))
+        a, b = sorted(rng.sample(range(len(items) + 1), 2))
+        assert extended(shuffled[:a], shuffled[a:b], shuffled[b:]) == whole
