@@ -104,10 +104,10 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
     report.problems = problems
-    if graph is not None:  # authors this build did not touch keep their counts
-        authors.update(a for a, attrs in G._node.items()
-                       if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs)
-    kgraph.set_coauthor_counts(G, authors if graph is not None else None)
+    # Authors this build did not touch keep their counts; those without one get it.
+    authors.update(a for a, attrs in G._node.items()
+                   if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs)
+    kgraph.set_coauthor_counts(G, authors)
     bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
                file=sys.stderr, mininterval=0.5)
     keys = [k for k, _ in to_extract]
@@ -144,19 +144,15 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
     the file is then left as it was.
     """
     started = time.perf_counter()
-    if os.path.exists(output) and not fresh:
-        # The workers import spaCy and build the pipeline while the graph loads.
-        with nullcontext(pool) if pool else WorkerPool(max(workers, 1)) as pool:
-            G = load_graph(output, entity_layer=False)
-            mentions = load_mentions(output)
-            with paused_gc():
-                G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
-                                        reingest=reingest, progress=progress, pool=pool)
-    else:
-        mentions = {}
+    adding = os.path.exists(output) and not fresh
+    # Adding: the workers import spaCy and build the pipeline while the graph loads.
+    with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
+        G = load_graph(output, entity_layer=False) if adding else None
+        mentions = load_mentions(output) if adding else {}
         with paused_gc():
-            G, report = build_graph(inputs, mentions=mentions, format=format,
-                                    workers=workers, reingest=reingest, progress=progress)
+            G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
+                                    workers=workers, reingest=reingest, progress=progress,
+                                    pool=pool)
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
