@@ -32,6 +32,7 @@ FIELD, RECORD, ITEM, NULL = "\x1f", "\x1e", "\x1d", "\x1a"
 #: Separator of the relationships in a grouped line (relationships sharing an endpoint).
 EDGE = "\x1c"
 PACKING_MARKS = (FIELD, RECORD, ITEM, NULL, EDGE)
+_PACKING_MARK = re.compile("[" + "".join(PACKING_MARKS) + "]")
 #: The source node property that packed ``slice`` columns are cut from.
 SLICED_PROPERTY = "abstract"
 
@@ -344,7 +345,7 @@ def column_type(values):
     >>> column_type(["a", 1])
     ''
     """
-    kinds = {type(value) for value in values}
+    kinds = set(map(type, values))
     if kinds == {bool}:
         return "boolean"
     if kinds == {int}:
@@ -370,7 +371,9 @@ def packed_columns(rows, key_kinds, *, source_texts=None):
     Rows cannot be packed when a property mixes types, a text holds a packing mark or a
     key lacks its prefix. With ``source_texts`` (a relationship source's key to its
     ``abstract``, already on the server), a text column found in every row's source text
-    is a ``slice``: it travels as offsets and the server cuts it from the abstract.
+    is a ``slice``: it travels as offsets and the server cuts it from the abstract; one that
+    is exactly the source text between the ``start`` and ``end`` columns is a ``span`` and
+    travels as nothing.
 
     >>> packed_columns([["method:a", {"key": "method:a", "n": 1, "t": "x"}],
     ...                 ["method:b", {"key": "method:b", "n": 2, "s": 0.25}]], ("Method",))
@@ -379,12 +382,15 @@ def packed_columns(rows, key_kinds, *, source_texts=None):
     True
     """
     n_keys = len(key_kinds)
+    texts = []  # every text the rows would carry, to look for packing marks in
     for i, prefix in enumerate(key_prefix(kind) for kind in key_kinds):
-        if not all(row[i].startswith(prefix) for row in rows):
+        keys = [row[i] for row in rows]
+        if not all(key.startswith(prefix) for key in keys):
             return None
+        texts.append("".join(keys))
     props = [row[n_keys] for row in rows]
     columns = []
-    for name in sorted({name for p in props for name in p} - {"key"}):
+    for name in sorted(set().union(*props) - {"key"}):
         values = [p[name] for p in props if name in p]
         kind = column_type(values)
         if kind == "" and not all(isinstance(value, str) for value in values):
@@ -393,13 +399,35 @@ def packed_columns(rows, key_kinds, *, source_texts=None):
             kind = decimal_kind(values)
             if kind is None:
                 return None
-        if kind == "" and source_texts and _slices_shorter(rows, name, source_texts):
-            kind = "slice"
+        if kind == "":
+            texts.append("".join(values))
+        elif kind == "string[]":
+            texts.append("".join(item for value in values for item in value))
+        if kind == "" and source_texts:
+            if _is_span(rows, name, source_texts):
+                kind = "span"
+            elif _slices_shorter(rows, name, source_texts):
+                kind = "slice"
         columns.append((name, kind + ("?" if len(values) < len(props) else "")))
-    texts = "".join(text for row in rows for text in _texts(row, n_keys))
-    if any(mark in texts for mark in PACKING_MARKS):
+    if any(kind.startswith("span") for _, kind in columns) and not {
+            ("start", "int"), ("end", "int")} <= set(columns):
+        columns = [(name, kind.replace("span", "slice")) for name, kind in columns]
+    if _PACKING_MARK.search("".join(texts)):
         return None
     return columns
+
+
+def _is_span(rows, name, source_texts):
+    """Whether every value of the column is its row's source text from ``start`` to ``end``."""
+    for row in rows:
+        props = row[-1]
+        value = props.get(name)
+        if value is not None:
+            start, end = props.get("start"), props.get("end")
+            if not (isinstance(start, int) and isinstance(end, int)
+                    and source_texts.get(row[0], "")[start:end] == value):
+                return False
+    return True
 
 
 def _slices_shorter(rows, name, source_texts):
@@ -433,6 +461,7 @@ def decimal_kind(values):
     >>> decimal_kind([0.9, 2.0, 0.125]), decimal_kind([0.1 + 0.2])
     ('decimal3', None)
     """
+    values = set(values)
     exponents = [Decimal(repr(float(value))).as_tuple().exponent for value in values]
     if any(not isinstance(e, int) for e in exponents):
         return None
@@ -444,15 +473,6 @@ def decimal_kind(values):
 
 def _scaled(value, scale):
     return int(Decimal(repr(float(value))).scaleb(scale))
-
-
-def _texts(row, n_keys):
-    yield from row[:n_keys]
-    for value in row[n_keys].values():
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, list):
-            yield from value
 
 
 def pack_row(row, key_kinds, columns):
@@ -472,51 +492,66 @@ def row_packer(key_kinds, columns, *, source_texts=None):
     """
     cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
     n_keys = len(key_kinds)
+    encoders = [(name, _encoder(kind.rstrip("?"), source_texts)) for name, kind in columns]
 
     def pack(row):
         props = row[n_keys]
-        keys = [row[i][cut:] for i, cut in cuts]
-        fields = []
-        for name, kind in columns:
+        fields = [row[i][cut:] for i, cut in cuts]
+        for name, encode in encoders:
             value = props.get(name)
-            if kind.startswith("slice") and value is not None:
-                fields.append(slice_field(source_texts[row[0]], value))
-            else:
-                fields.append(_encode(value, kind))
-        return FIELD.join([*keys, *fields])
+            fields.append(NULL if value is None else encode(value, row))
+        return FIELD.join(fields)
 
     return pack
 
 
-def _encode(value, kind):
-    if value is None:
-        return NULL
+def _encoder(kind, source_texts):
+    """``encode(value, row)`` -> the packed field of a (non-null) value of a column type."""
+    if kind == "slice":
+        return lambda value, row: slice_field(source_texts[row[0]], value)
+    if kind == "span":
+        return lambda value, row: ""
     if kind.startswith("decimal"):
-        return str(_scaled(value, int(kind.removeprefix("decimal").rstrip("?"))))
-    if isinstance(value, bool):
-        return "t" if value else "f"
-    if isinstance(value, list):
-        return ITEM.join(value)
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
+        scale, scaled = int(kind.removeprefix("decimal")), {}
+
+        def encode(value, row):
+            field = scaled.get(value)
+            if field is None:
+                field = scaled[value] = str(_scaled(value, scale))
+            return field
+
+        return encode
+    return {"int": lambda value, row: str(value),
+            "boolean": lambda value, row: "t" if value else "f",
+            "string[]": lambda value, row: ITEM.join(value),
+            "": lambda value, row: value}[kind]
 
 
 def packed_size(line):
     """Bytes a packed row adds to a statement (quotes and backslashes are sent escaped)."""
-    return len(line.encode("utf-8")) + line.count("'") + line.count("\\")
+    size = len(line) if line.isascii() else len(line.encode("utf-8"))
+    if "'" in line or "\\" in line:
+        size += line.count("'") + line.count("\\")
+    return size
 
 
-def decode_field(index, kind):
+def decode_field(index, kind, *, span=None):
     """The Cypher expression that turns field ``index`` of a packed row back into its value.
+
+    ``span`` is the indexes of the ``start`` and ``end`` fields, for a ``span`` column.
 
     >>> decode_field(2, "int"), decode_field(3, "?")
     ('toInteger(row[2])', "CASE row[3] WHEN '\\x1a' THEN null ELSE row[3] END")
     >>> decode_field(2, "slice")
     "substring(a.abstract, toInteger(split(row[2], ',')[0]), toInteger(split(row[2], ',')[1]))"
+    >>> decode_field(4, "span", span=(2, 3))
+    'substring(a.abstract, toInteger(row[2]), toInteger(row[3]) - toInteger(row[2]))'
     """
     field, base = f"row[{index}]", kind.rstrip("?")
-    if base == "slice":
+    if base == "span":
+        start, end = (f"toInteger(row[{i}])" for i in span)
+        value = f"substring(a.{SLICED_PROPERTY}, {start}, {end} - {start})"
+    elif base == "slice":
         value = (f"substring(a.{SLICED_PROPERTY}, toInteger(split({field}, ',')[0]), "
                  f"toInteger(split({field}, ',')[1]))")
     elif base.startswith("decimal"):
@@ -531,9 +566,11 @@ def decode_field(index, kind):
 
 
 def _packed_map(columns, n_keys, *, key=False):
+    at = {column: n_keys + i for i, column in enumerate(columns)}
+    span = (at.get(("start", "int")), at.get(("end", "int")))
     entries = ["key: key"] if key else []
-    entries += [f"{_property(name)}: {decode_field(n_keys + i, kind)}"
-                for i, (name, kind) in enumerate(columns)]
+    entries += [f"{_property(name)}: {decode_field(at[name, kind], kind, span=span)}"
+                for name, kind in columns]
     return "{" + ", ".join(entries) + "}"
 
 
@@ -547,16 +584,16 @@ def packed_merge_nodes_query(kind, columns):
 
 def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE",
                                      shared=None):
-    """A new relationship gets its properties one by one (cheaper); a MERGEd one is replaced.
+    """A new relationship is created with its properties (cheaper); a MERGEd one is replaced.
 
     With ``shared`` (0: the source, 1: the target) the rows come grouped by that endpoint
     (:func:`grouped_lines`), which is then looked up once per group.
     """
-    if verb == "CREATE" and columns:
-        props = "SET " + ", ".join(f"r.{_property(name)} = {decode_field(2 + i, kind)}"
-                                   for i, (name, kind) in enumerate(columns))
+    if verb == "CREATE":  # a null in the map sets nothing, as a null SET would remove
+        pattern, props = f"(a)-[r:{_rel_type(rel_type)} {_packed_map(columns, 2)}]->(b)", ""
     else:
-        props = f"SET r = {_packed_map(columns, 2)}"
+        pattern = f"(a)-[r:{_rel_type(rel_type)}]->(b)"
+        props = f" SET r = {_packed_map(columns, 2)}"
     ends = [("a", _label(src_kind)), ("b", _label(dst_kind))]
     if shared is None:
         match = " ".join(f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + row[{i}]}})"
@@ -569,7 +606,7 @@ def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, v
                  f"UNWIND edges[1..] AS edge "
                  f"WITH {var}, {_with_key(shared)} AS row "
                  f"MATCH ({other}:{other_kind} {{key: '{key_prefix(other_kind)}' + row[{1 - shared}]}})")
-    return f"{match} {_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) {props}"
+    return f"{match} {_verb(verb)} {pattern}{props}"
 
 
 def _with_key(shared):
@@ -606,9 +643,13 @@ def grouped_lines(lines, shared, *, max_size, max_rows):
     """
     groups = {}
     for line in lines:
-        fields = line.split(FIELD)
-        key = fields.pop(shared)
-        groups.setdefault(key, []).append(FIELD.join(fields))
+        first, _, rest = line.partition(FIELD)
+        if shared == 0:
+            key, edge = first, rest
+        else:
+            key, cut, rest = rest.partition(FIELD)
+            edge = first + FIELD + rest if cut else first
+        groups.setdefault(key, []).append(edge)
     grouped = []
     for key, edges in groups.items():
         parts, size = [key], packed_size(key)

@@ -168,8 +168,8 @@ def test_packed_queries_decode_every_column():
     assert query == (
         "UNWIND split($rows, '\x1e') AS line WITH split(line, '\x1f') AS row "
         "MATCH (a:Author {key: 'author:' + row[0]}) MATCH (b:Paper {key: 'paper:' + row[1]}) "
-        "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2]), r.`truncated_list` = "
-        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END")
+        "CREATE (a)-[r:AUTHORED {`position`: toInteger(row[2]), `truncated_list`: "
+        "CASE row[3] WHEN '\x1a' THEN null ELSE row[3] = 't' END}]->(b)")
 
 
 @pytest.mark.parametrize("kind, pattern", [("Method", "(n:Method:Concept {key: "),
@@ -191,6 +191,25 @@ def test_packed_texts_found_in_the_source_abstract_travel_as_offsets():
     rows.append(["paper:b", "method:lora", {"evidence": "not in any abstract", "t": "x"}])
     assert br.packed_columns(rows, ("Paper", "Method"), source_texts=texts) == [
         ("evidence", ""), ("t", "")]
+
+
+def test_packed_texts_between_start_and_end_travel_as_nothing():
+    abstract = "Über 𝒪(n) methods. We fine-tune with LoRA on GSM8K."
+    texts = {"paper:a": abstract}
+    rows = [["paper:a", "method:lora", {"start": 37, "end": 41, "text": "LoRA"}]]
+    columns = br.packed_columns(rows, ("Paper", "Method"), source_texts=texts)
+    assert columns == [("end", "int"), ("start", "int"), ("text", "span")]
+    fields = br.row_packer(("Paper", "Method"), columns, source_texts=texts)(rows[0])
+    assert fields.split(br.FIELD) == ["a", "lora", "41", "37", ""]
+    query = br.packed_write_relationships_query("USES", "Paper", "Method", columns, verb="CREATE")
+    assert ("`text`: substring(a.abstract, toInteger(row[3]), toInteger(row[2]) - "
+            "toInteger(row[3]))") in query
+    without_offsets = [["paper:a", "method:lora", {"text": "LoRA"}]]
+    assert br.packed_columns(without_offsets, ("Paper", "Method"), source_texts=texts) == [
+        ("text", "")]
+    elsewhere = [["paper:a", "method:lora", {"start": 0, "end": 4, "text": "fine-tune with LoRA"}]]
+    assert br.packed_columns(elsewhere, ("Paper", "Method"), source_texts=texts) == [
+        ("end", "int"), ("start", "int"), ("text", "slice")]
 
 
 @pytest.mark.parametrize("max_rows, max_bytes, count", [(2000, 3900, 61), (3, 3900, 100),
@@ -225,5 +244,5 @@ def test_grouped_relationship_query_rebuilds_the_ungrouped_row():
         "MATCH (b:Paper {key: 'paper:' + edges[0]}) UNWIND edges[1..] AS edge "
         "WITH b, [split(edge, '\x1f')[0], ''] + split(edge, '\x1f')[1..] AS row "
         "MATCH (a:Author {key: 'author:' + row[0]}) "
-        "CREATE (a)-[r:AUTHORED]->(b) SET r.`position` = toInteger(row[2])")
+        "CREATE (a)-[r:AUTHORED {`position`: toInteger(row[2])}]->(b)")
     assert br.shared_endpoint([["a:1", "p:1", {}], ["a:2", "p:1", {}], ["a:3", "p:2", {}]]) == 1
