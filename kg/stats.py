@@ -1,6 +1,8 @@
 """Summary statistics of a graph: counts per label and type, sources, top authors."""
 
+import heapq
 from collections import Counter
+from itertools import chain
 
 from kg import schema as S
 
@@ -13,32 +15,32 @@ def graph_stats(G, *, top=10):
     papers per source file; ``top_authors`` and ``most_connected_authors`` list the authors
     with most papers and with most distinct co-authors (ties by name).
     """
+    node, succ = G._node, G._succ  # the adjacency itself: every build prints these
     nodes = Counter()
-    for _, kind in G.nodes(data="kind"):
-        nodes.update(S.labels_of(kind))
-    rels = Counter(k for _, _, k in G.edges(keys=True))
-    sources = Counter()
-    for n, a in G.nodes(data=True):
-        if a["kind"] == S.PAPER:
-            sources.update({s.rsplit("#", 1)[0] for s in a["sources"]})
-    papers_of, coauthors_of = {}, {}
-    for n, a in G.nodes(data=True):
-        if a["kind"] != S.AUTHOR:
-            continue
-        papers_of[n] = sum(1 for _, _, k in G.out_edges(n, keys=True) if k == S.AUTHORED)
-        coauthors_of[n] = a["coauthors"]  # derived by kg build (set_coauthor_counts)
-    papers_with_authors = sum(1 for n, a in G.nodes(data=True) if a["kind"] == S.PAPER and
-                              any(k == S.AUTHORED for _, _, k in G.in_edges(n, keys=True)))
+    for kind, count in Counter(attrs["kind"] for attrs in node.values()).items():
+        for label in S.labels_of(kind):
+            nodes[label] += count
+    rels = Counter(chain.from_iterable(types for nbrs in succ.values() for types in nbrs.values()))
+    sources, papers_of, coauthors_of, authored = Counter(), {}, {}, set()
+    for n, attrs in node.items():
+        kind = attrs["kind"]
+        if kind == S.PAPER:
+            sources.update({s.rsplit("#", 1)[0] for s in attrs["sources"]})
+        elif kind == S.AUTHOR:
+            papers = [paper for paper, types in succ[n].items() if S.AUTHORED in types]
+            authored.update(papers)
+            papers_of[n] = len(papers)
+            coauthors_of[n] = attrs["coauthors"]  # derived by kg build (set_coauthor_counts)
 
     def leaders(counts, field):
-        ranked = sorted(counts, key=lambda n: (-counts[n], G.nodes[n]["name"], n))[:top]
-        return [{"name": G.nodes[n]["name"], "key": n, field: counts[n]} for n in ranked]
+        ranked = heapq.nsmallest(top, counts, key=lambda n: (-counts[n], node[n]["name"], n))
+        return [{"name": node[n]["name"], "key": n, field: counts[n]} for n in ranked]
 
     return {
         "nodes": {label: nodes[label] for label in S.NODE_KINDS if nodes[label]},
         "relationships": {t: rels[t] for t in S.REL_TYPES if rels[t]},
         "papers": nodes[S.PAPER],
-        "papers_with_authors": papers_with_authors,
+        "papers_with_authors": len(authored),
         "sources": dict(sorted(sources.items())),
         "top_authors": leaders(papers_of, "papers"),
         "most_connected_authors": leaders(coauthors_of, "coauthors"),
