@@ -15,7 +15,6 @@ is that process's maximum resident set size.
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -56,23 +55,18 @@ def write_corpus(n, path, *, offset=0, source=PAPERLISTS):
 
 
 def timed_kg(*args, env=None):
-    """Run the kg CLI in a fresh process; return (seconds, peak RSS in MB of that process)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run the ``kg`` program in a fresh process; return (seconds, its peak RSS in MB)."""
     started = time.perf_counter()
-    code = (
-        "import resource, sys\n"
-        "from kg.cli import main\n"
-        "rc = main(sys.argv[1:])\n"
-        "print('RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-        "sys.exit(rc)\n")
-    proc = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
-                          text=True, env=env)
-    seconds = time.perf_counter() - started
-    if proc.returncode != 0:
-        sys.exit(f"bench: kg {' '.join(map(str, args))} failed:\n{proc.stderr}")
-    rss_kb = next((int(line.split()[1]) for line in proc.stderr.splitlines()
-                   if line.startswith("RSS_KB")), before)
-    return seconds, rss_kb / 1024
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "kg.cli", *map(str, args)],
+                                stdout=subprocess.DEVNULL, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"bench: kg {' '.join(map(str, args))} failed:\n{err.read()}")
+    return seconds, usage.ru_maxrss / 1024
 
 
 def load_seconds(graph):

@@ -39,8 +39,16 @@ def cmd_build(args):
         # Started before the graph code is even imported: spaCy loads in the workers
         # while this process loads the graph.
         with WorkerPool(max(args.workers, 1)) as pool:
-            return _build(args, output, pool)
-    return _build(args, output, None)
+            rc, G = _build(args, output, pool)
+    else:
+        rc, G = _build(args, output, None)
+    if args.exit_when_done:
+        # Everything is written: exit without freeing the graph object by object
+        # (a quarter of a second for 20k papers).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(rc)
+    return rc
 
 
 def _build(args, output, pool):
@@ -54,14 +62,14 @@ def _build(args, output, pool):
     for problem in report.problems:
         warn(f"skipped {problem}")
     if args.quiet:
-        return 0
+        return 0, G
     print(format_stats(graph_stats(G, top=5)))
     print(f"\nRead {report.records:,} records: {report.new_papers:,} new papers, "
           f"{report.updated_papers:,} re-ingested, {report.known_papers:,} already in the graph, "
           f"{report.duplicates:,} duplicates; {len(report.problems):,} skipped "
           f"({report.seconds:.1f} s).")
     print(f"Graph saved to {os.path.abspath(report.graph_path)}")
-    return 0
+    return 0, G
 
 
 def cmd_stats(args):
@@ -340,9 +348,12 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv=None, *, exit_when_done=False):
+    """Run one ``kg`` command; returns its exit status. With ``exit_when_done`` (the ``kg``
+    program itself) a build ends the process as soon as its output is written."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.exit_when_done = exit_when_done
     try:
         return args.func(args)
     except KgError as exc:
@@ -356,5 +367,10 @@ def main(argv=None):
         return 0
 
 
+def run():
+    """The ``kg`` program."""
+    sys.exit(main(exit_when_done=True))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -18,6 +18,7 @@ import os
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from operator import attrgetter, itemgetter
 
 import networkx as nx
 import orjson
@@ -68,11 +69,18 @@ def graph_sections(G):
         nbrs = succ[u]
         if not nbrs:
             continue
-        for rel, v, attrs in sorted((rel, v, attrs) for v, rels in nbrs.items()
-                                    for rel, attrs in rels.items()):
-            (layer if part is layer or v in in_layer else core)["edges"].append(
-                (u, v, rel, attrs))
+        out = [(u, v, rel, attrs) for v, rels in nbrs.items() for rel, attrs in rels.items()]
+        if len(out) > 1:
+            out.sort(key=_edge_order)
+        if part is layer:
+            layer["edges"] += out
+        else:
+            for edge in out:
+                (layer if edge[1] in in_layer else core)["edges"].append(edge)
     return core, layer
+
+
+_edge_order = itemgetter(2, 1)  # a node's edges by type, then target
 
 
 def join_sections(core, layer):
@@ -93,9 +101,12 @@ def data_to_graph(data):
     return G
 
 
+_mention_fields = attrgetter(*MENTION_FIELDS)
+
+
 def mentions_to_data(mentions):
-    return {key: [[getattr(m, f) for f in MENTION_FIELDS] for m in ms]
-            for key, ms in sorted(mentions.items())}
+    """Each paper's mentions as rows of field values (tuples: JSON arrays), keys sorted."""
+    return {key: list(map(_mention_fields, ms)) for key, ms in sorted(mentions.items())}
 
 
 def data_to_mentions(data):
