@@ -485,24 +485,33 @@ def pack_row(row, key_kinds, columns):
     return row_packer(key_kinds, columns)(row)
 
 
-def row_packer(key_kinds, columns, *, source_texts=None):
+def row_packer(key_kinds, columns, *, source_texts=None, shared=None):
     """:func:`pack_row` for many rows of one group: the prefixes and columns worked out once.
 
-    ``slice`` columns need the ``source_texts`` they were chosen with.
+    ``slice`` columns need the ``source_texts`` they were chosen with. With ``shared`` (0 or
+    1) a relationship row packs to ``(that key, the other fields)`` for :func:`grouped_lines`.
     """
     cuts = [(i, len(key_prefix(kind))) for i, kind in enumerate(key_kinds)]
     n_keys = len(key_kinds)
     encoders = [(name, _encoder(kind.rstrip("?"), source_texts)) for name, kind in columns]
 
-    def pack(row):
+    def fields_of(row):
         props = row[n_keys]
         fields = [row[i][cut:] for i, cut in cuts]
         for name, encode in encoders:
             value = props.get(name)
             fields.append(NULL if value is None else encode(value, row))
-        return FIELD.join(fields)
+        return fields
 
-    return pack
+    if shared is None:
+        return lambda row: FIELD.join(fields_of(row))
+
+    def pack_shared(row):
+        fields = fields_of(row)
+        key = fields.pop(shared)
+        return key, FIELD.join(fields)
+
+    return pack_shared
 
 
 def _encoder(kind, source_texts):
@@ -629,36 +638,30 @@ def shared_endpoint(rows):
     return distinct.index(min(distinct))
 
 
-def grouped_lines(lines, shared, *, max_size, max_rows):
-    """Packed relationship lines merged per shared endpoint: ``key EDGE fields EDGE fields...``.
+def grouped_lines(edges, *, max_size, max_rows):
+    """Packed relationships merged per shared endpoint: ``key EDGE fields EDGE fields...``.
 
-    Returns ``[(line, relationships)]``; a group is cut so that each line stays within
+    ``edges`` are ``(shared key, other fields, their packed_size)``. Returns ``[(line,
+    relationships, packed_size)]``; a group is cut so that each line stays within
     ``max_size`` bytes (:func:`packed_size`) and ``max_rows`` relationships.
 
-    >>> lines = ["x,p,1", "y,p,2", "z,q,3"]
-    >>> grouped = grouped_lines([line.replace(",", FIELD) for line in lines], 1, max_size=100,
-    ...                         max_rows=10)
-    >>> [(line.replace(EDGE, "|").replace(FIELD, ","), n) for line, n in grouped]
-    [('p|x,1|y,2', 2), ('q|z,3', 1)]
+    >>> edges = [("p", "x,1", 3), ("p", "y,2", 3), ("q", "z,3", 3)]
+    >>> [(line.replace(EDGE, "|"), n, size)
+    ...  for line, n, size in grouped_lines(edges, max_size=100, max_rows=10)]
+    [('p|x,1|y,2', 2, 9), ('q|z,3', 1, 5)]
     """
     groups = {}
-    for line in lines:
-        first, _, rest = line.partition(FIELD)
-        if shared == 0:
-            key, edge = first, rest
-        else:
-            key, cut, rest = rest.partition(FIELD)
-            edge = first + FIELD + rest if cut else first
-        groups.setdefault(key, []).append(edge)
+    for key, edge, edge_size in edges:
+        groups.setdefault(key, []).append((edge, edge_size))
     grouped = []
-    for key, edges in groups.items():
-        parts, size = [key], packed_size(key)
-        for edge in edges:
-            edge_size = packed_size(edge) + 1
-            if len(parts) > 1 and (size + edge_size > max_size or len(parts) > max_rows):
-                grouped.append((EDGE.join(parts), len(parts) - 1))
-                parts, size = [key], packed_size(key)
+    for key, group in groups.items():
+        key_size = packed_size(key)
+        parts, size = [key], key_size
+        for edge, edge_size in group:
+            if len(parts) > 1 and (size + edge_size + 1 > max_size or len(parts) > max_rows):
+                grouped.append((EDGE.join(parts), len(parts) - 1, size))
+                parts, size = [key], key_size
             parts.append(edge)
-            size += edge_size
-        grouped.append((EDGE.join(parts), len(parts) - 1))
+            size += edge_size + 1
+        grouped.append((EDGE.join(parts), len(parts) - 1, size))
     return grouped

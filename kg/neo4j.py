@@ -15,6 +15,7 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
                           batches, delete_nodes_query, delete_relationships_query,
@@ -517,24 +518,34 @@ class _Writer:
         shared = statements.shared(rows)
         cypher = statements.packed(columns, shared)
         overhead = len(cypher.encode("utf-8")) + len("rows") + 4
-        pack = row_packer(statements.key_kinds, columns, source_texts=texts)
-        fitting, others = [], []
-        for row in rows:
-            line = pack(row)
-            if overhead + packed_size(line) < self.max_bytes:
-                fitting.append(line)
-            else:
-                others.append(row)
+        pack = row_packer(statements.key_kinds, columns, source_texts=texts, shared=shared)
+        room, others = self.max_bytes - overhead, []
         if shared is None:
-            lines = [(line, 1) for line in fitting]
+            lines = []
+            for row in rows:
+                line = pack(row)
+                size = packed_size(line)
+                if size < room:
+                    lines.append((line, 1, size))
+                else:
+                    others.append(row)
         else:
-            lines = grouped_lines(fitting, shared, max_size=self.max_bytes - overhead - 1,
-                                  max_rows=self.batch_size)
+            edges, key_sizes = [], {}
+            for row in rows:
+                key, edge = pack(row)
+                key_size = key_sizes.get(key)
+                if key_size is None:
+                    key_size = key_sizes[key] = packed_size(key)
+                edge_size = packed_size(edge)
+                if key_size + 1 + edge_size < room:
+                    edges.append((key, edge, edge_size))
+                else:
+                    others.append(row)
+            lines = grouped_lines(edges, max_size=room - 1, max_rows=self.batch_size)
         for batch in fitted_batches(lines, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                                    overhead=overhead, size=lambda item: packed_size(item[0]),
-                                    count=lambda item: item[1]):
-            self._write(cypher, {"rows": RECORD.join(line for line, _ in batch)})
-            self._advance(step, sum(count for _, count in batch))
+                                    overhead=overhead, size=itemgetter(2), count=itemgetter(1)):
+            self._write(cypher, {"rows": RECORD.join([line for line, _, _ in batch])})
+            self._advance(step, sum(count for _, count, _ in batch))
         return others
 
     def _key_batches(self, keys):

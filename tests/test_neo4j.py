@@ -225,15 +225,19 @@ def test_fitted_batches_keep_every_row_once_within_the_caps(max_rows, max_bytes,
 
 
 def test_grouped_lines_cut_groups_at_the_row_and_byte_caps():
-    lines = [br.FIELD.join([f"author{i}", "p1", str(i)]) for i in range(10)]
-    by_rows = br.grouped_lines(lines, 1, max_size=1000, max_rows=4)
-    assert [count for _, count in by_rows] == [4, 4, 2]
-    assert all(line.startswith("p1" + br.EDGE) for line, _ in by_rows)
-    by_bytes = br.grouped_lines(lines, 1, max_size=40, max_rows=100)
-    assert all(br.packed_size(line) <= 40 for line, _ in by_bytes)
-    assert sum(count for _, count in by_bytes) == 10
-    edges = [edge for line, _ in by_bytes for edge in line.split(br.EDGE)[1:]]
-    assert edges == [br.FIELD.join([f"author{i}", str(i)]) for i in range(10)]
+    pack = br.row_packer(("Author", "Paper"), [("n", "int")], shared=1)
+    edges = [pack([f"author:author{i}", "paper:p1", {"n": i}]) for i in range(10)]
+    assert edges[3] == ("p1", br.FIELD.join(["author3", "3"]))
+    edges = [(key, edge, br.packed_size(edge)) for key, edge in edges]
+    by_rows = br.grouped_lines(edges, max_size=1000, max_rows=4)
+    assert [count for _, count, _ in by_rows] == [4, 4, 2]
+    assert all(line.startswith("p1" + br.EDGE) for line, _, _ in by_rows)
+    assert all(br.packed_size(line) == size for line, _, size in by_rows)
+    by_bytes = br.grouped_lines(edges, max_size=40, max_rows=100)
+    assert all(size <= 40 for _, _, size in by_bytes)
+    assert sum(count for _, count, _ in by_bytes) == 10
+    grouped = [edge for line, _, _ in by_bytes for edge in line.split(br.EDGE)[1:]]
+    assert grouped == [br.FIELD.join([f"author{i}", str(i)]) for i in range(10)]
 
 
 def test_grouped_relationship_query_rebuilds_the_ungrouped_row():
