@@ -98,6 +98,22 @@ def test_no_progress_bar_when_not_a_terminal(tmp_path, seed_files):
     assert proc.returncode == 0 and proc.stderr == ""
 
 
+def test_the_program_exits_after_a_build_with_its_output_flushed(tmp_path, seed_files):
+    """``kg`` ends the process without freeing the graph: the piped (block-buffered) report
+    and the file must be complete, also when an extraction worker ran (adding papers)."""
+    import subprocess
+    import sys
+
+    from kg.store import load_graph
+    graph = tmp_path / "g.kg"
+    for inputs, papers in ((seed_files[:2], None), (seed_files[2:], 180)):
+        proc = subprocess.run([sys.executable, "-m", "kg.cli", "build", *inputs, "-o",
+                               str(graph)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0 and proc.stderr == ""
+        assert proc.stdout.rstrip().endswith(f"Graph saved to {graph}")
+    assert sum(kind == "Paper" for _, kind in load_graph(graph).nodes(data="kind")) == papers
+
+
 def test_progress_bar_on_a_terminal(tmp_path, seed_files):
     import fcntl
     import os
