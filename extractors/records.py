@@ -64,3 +64,12 @@ def mention_from_fields(values):
     mention = object.__new__(Mention)
     mention.__dict__.update(values)
     return mention
+
+
+def mention_from_row(row):
+    """:func:`mention_from_fields` from the values alone, in field order (a saved row)."""
+    if len(row) != len(MENTION_FIELDS):
+        raise ValueError(f"a Mention has {len(MENTION_FIELDS)} fields, not {len(row)}")
+    mention = object.__new__(Mention)
+    mention.__dict__.update(zip(MENTION_FIELDS, row))
+    return mention

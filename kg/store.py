@@ -24,7 +24,7 @@ import networkx as nx
 import orjson
 import zstandard
 
-from extractors.records import MENTION_FIELDS, Mention
+from extractors.records import MENTION_FIELDS, mention_from_row
 from kg.errors import GraphFileError
 from kg.graph import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
@@ -110,22 +110,16 @@ def mentions_to_data(mentions):
 
 
 def data_to_mentions(data):
-    """The Mentions of rows made by :func:`mentions_to_data`; ValueError on a damaged row.
-
-    Built without ``Mention.__init__`` (see ``mention_from_fields``): a build loads every
-    mention of the graph."""
-    n_fields, new_mention = len(MENTION_FIELDS), object.__new__
+    """The Mentions of rows made by :func:`mentions_to_data`; ValueError on a damaged row."""
     aliases, part_of = MENTION_FIELDS.index("aliases"), MENTION_FIELDS.index("part_of")
     mentions = {}
     for key, rows in data.items():
         ms = mentions[key] = []
         for row in rows:
-            if len(row) != n_fields:
+            if len(row) != len(MENTION_FIELDS):
                 raise ValueError(f"a mention of {key} has {len(row)} fields")
             row[aliases], row[part_of] = tuple(row[aliases]), tuple(row[part_of])
-            mention = new_mention(Mention)
-            mention.__dict__.update(zip(MENTION_FIELDS, row))
-            ms.append(mention)
+            ms.append(mention_from_row(row))
     return mentions
 
 
