@@ -9,6 +9,10 @@ class GraphFileError(KgError):
     """A graph file that is missing, not a kg graph, corrupt, or of a newer schema."""
 
 
+class OutputError(KgError):
+    """An output file or folder that cannot be written."""
+
+
 class InputError(KgError):
     """Nothing usable could be read from the inputs."""
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import networkx as nx
 
 from kg.errors import KgError
+from kg.files import atomic_output
 from kg.bolt_rows import column_type, node_rows, relationship_rows
 from kg.neo4j import NEO4J
 from kg.schema import labels_of
@@ -54,12 +55,11 @@ def export_neo4j_csv(G, directory, *, import_dir=None):
     by default ``directory`` itself.
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     node_files, rel_files = [], []
     for kind, rows in sorted(node_rows(G).items()):
         columns = header_and_columns([props for _, props in rows])
         path = directory / f"nodes-{kind}.csv"
-        with open(path, "w", newline="", encoding="utf-8") as out:
+        with atomic_output(path, "the node file", newline="") as out:
             writer = csv.writer(out)
             writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
             labels = ARRAY_DELIMITER.join(labels_of(kind))
@@ -72,18 +72,19 @@ def export_neo4j_csv(G, directory, *, import_dir=None):
     for rel_type, rows in sorted(by_type.items()):
         columns = header_and_columns([props for _, _, props in rows])
         path = directory / f"relationships-{rel_type}.csv"
-        with open(path, "w", newline="", encoding="utf-8") as out:
+        with atomic_output(path, "the relationship file", newline="") as out:
             writer = csv.writer(out)
             writer.writerow([":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns])
             for src, dst, props in rows:
                 writer.writerow([src, dst, rel_type] + [cell(props.get(n), t) for n, t in columns])
         rel_files.append(path)
-    (directory / "constraints.cypher").write_text(
-        "".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
+    with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
+        out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
     seen_at = Path(import_dir) if import_dir else directory
     command = import_command([seen_at / p.name for p in node_files],
                              [seen_at / p.name for p in rel_files])
-    (directory / "import-command.txt").write_text(command + "\n")
+    with atomic_output(directory / "import-command.txt", "the import command file") as out:
+        out.write(command + "\n")
     return command
 
 
@@ -116,7 +117,7 @@ def export_graph(G, output, *, format, import_dir=None):
         return export_neo4j_csv(G, output, import_dir=import_dir)
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
-    Path(output).parent.mkdir(parents=True, exist_ok=True)
     writer = nx.write_graphml if format == "graphml" else nx.write_gexf
-    writer(plain_graph(G), output)
+    with atomic_output(output, f"the {format} file", binary=True) as out:
+        writer(plain_graph(G), out)
     return None

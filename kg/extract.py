@@ -7,13 +7,11 @@ Example::
 """
 
 import json
-import os
-import tempfile
-from pathlib import Path
 
 from extractors.pipeline import extract_mentions
 from extractors.read import read_listings
 from kg.errors import InputError
+from kg.files import atomic_output
 from kg.resolve import resolve_corpus
 from kg.schema import content_hash, paper_key
 
@@ -54,15 +52,7 @@ def extract_records(inputs, *, format=None, workers=1, problems=None):
 def extract_to_jsonl(inputs, output, *, format=None, workers=1, problems=None):
     """Write one record per paper to ``output`` atomically; returns the number of papers."""
     pairs = extract_records(inputs, format=format, workers=workers, problems=problems)
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for record, mentions in pairs:
-                fh.write(json.dumps(paper_record(record, mentions), ensure_ascii=False) + "\n")
-        os.replace(tmp, output)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_output(output, "the extraction records") as fh:
+        for record, mentions in pairs:
+            fh.write(json.dumps(paper_record(record, mentions), ensure_ascii=False) + "\n")
     return len(pairs)

@@ -14,8 +14,6 @@ beside the target and replace it atomically.
 """
 
 import gc
-import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
@@ -26,6 +24,7 @@ import zstandard
 
 from extractors.records import MENTION_FIELDS, mention_from_row
 from kg.errors import GraphFileError
+from kg.files import atomic_output
 from kg.graph import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
 
@@ -131,7 +130,7 @@ def _compress(data):
 def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
     """Write ``G`` (and the papers' unresolved ``mentions``) to ``path`` atomically.
 
-    The previous file survives any failure.
+    The previous file survives any failure; an unwritable path raises OutputError.
     """
     core, layer = graph_sections(G)
     with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
@@ -145,36 +144,12 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
                            "sections": [[name, len(body)]
                                         for name, body in zip(_SECTIONS, sections)]},
                           option=orjson.OPT_SORT_KEYS)
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    try:
-        os.chmod(tmp, _file_mode(path))
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(MAGIC)
-            fh.write(header + b"\n")
-            for body in sections:
-                fh.write(body)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    with atomic_output(path, "the graph file", binary=True, durable=True) as fh:
+        fh.write(MAGIC)
+        fh.write(header + b"\n")
+        for body in sections:
+            fh.write(body)
     return path
-
-
-def _file_mode(path):
-    """The mode the written file should have: the old file's, else 0o666 less the umask."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def read_header(path):

@@ -140,3 +140,25 @@ def test_progress_bar_on_a_terminal(tmp_path, seed_files):
     assert proc.wait() == 0
     text = b"".join(chunks).decode()
     assert "extracting" in text and "180/180" in text
+
+
+@pytest.mark.parametrize("command", [
+    ["build", "{seeds}", "-o", "{out}/g.kg"],
+    ["extract", "{seeds}", "-o", "{out}/x.jsonl"],
+    ["export", "-g", "{graph}", "--format", "graphml", "{out}/g.graphml"],
+    ["export", "-g", "{graph}", "--format", "neo4j-csv", "{out}/csv"],
+])
+def test_an_unwritable_output_is_one_line_and_leaves_nothing(tmp_path, capsys, seed_files,
+                                                             seed_graph, command):
+    """Build, extract and export name the file they cannot write, in one line."""
+    from kg.store import save_graph
+    graph = save_graph(seed_graph, tmp_path / "in" / "g.kg")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    argv = [part.format(seeds=seed_files[0], out=blocker, graph=graph) for part in command]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error: cannot write the ") and f" {blocker}/" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "in"]
+    assert [p.name for p in (tmp_path / "in").iterdir()] == ["g.kg"]

@@ -6,9 +6,9 @@ import networkx as nx
 import orjson
 import pytest
 
-from kg import store
+from kg import files, store
 from kg.build import build
-from kg.errors import GraphFileError
+from kg.errors import GraphFileError, OutputError
 from kg.graph import new_graph
 from kg.schema import CONCEPT_KINDS
 from kg.store import MAGIC, load_graph, save_graph
@@ -66,8 +66,8 @@ def test_crash_mid_save_keeps_previous_graph(tmp_path, monkeypatch):
     def crash(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr(store.os, "fsync", crash)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(files.os, "fsync", crash)
+    with pytest.raises(OutputError, match=f"cannot write the graph file {path}: disk full"):
         save_graph(G, path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["g.kg"]

@@ -536,4 +536,5 @@ def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
     assert not (tmp_path / "more").exists()
     (tmp_path / "file").write_text("not a folder")
     assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "file" / "pages")]) == 1
-    assert capsys.readouterr().err.startswith(f"kg: error: cannot write pages to {tmp_path / 'file' / 'pages'}: ")
+    assert capsys.readouterr().err.startswith(
+        f"kg: error: cannot write the page {tmp_path / 'file' / 'pages' / 'index.html'}: ")

@@ -5,13 +5,12 @@ method-dataset bipartite page and any focus pages asked for, plus an ``index.htm
 them. Pages work offline, escape all paper text and are byte-for-byte deterministic.
 """
 
-import os
 from pathlib import Path
 
 import jinja2
 
 from kg import schema
-from kg.errors import KgError
+from kg.files import atomic_output
 from kg.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
@@ -36,24 +35,14 @@ INDEX = jinja2.Environment(autoescape=True).from_string(
 )
 
 
-def write_text(path, text):
-    """Write ``text`` to ``path`` atomically (a temporary file renamed over it)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
-    os.replace(tmp, path)
-
-
 def write_views(G, out_dir, page_views):
     """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them; return the paths."""
     out_dir = Path(out_dir)
     pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
     pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for path, text in pages:
-            write_text(path, text)
-    except OSError as exc:
-        raise KgError(f"cannot write pages to {out_dir}: {exc.strerror or exc}; choose another folder with -o") from exc
+    for path, text in pages:
+        with atomic_output(path, "the page", newline="\n") as fh:
+            fh.write(text)
     return [path for path, _ in pages]
 
 

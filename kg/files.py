@@ -1,0 +1,58 @@
+"""Writing output files atomically, with one clear line when the path cannot be written."""
+
+import os
+import tempfile
+from contextlib import contextmanager
+
+from kg.errors import OutputError
+
+
+@contextmanager
+def atomic_output(path, what, *, binary=False, newline=None, durable=False):
+    """Yield a file open on a temporary file beside ``path``; when the block ends without an
+    error, the temporary file replaces ``path`` (which keeps its mode), else it is removed
+    and ``path`` is left as it was. ``durable`` syncs the data to disk before the rename.
+
+    An OSError (a missing or read-only folder, a full disk) becomes an OutputError naming
+    ``what`` and the path.
+    """
+    path = os.path.abspath(path)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                   dir=os.path.dirname(path))
+    except OSError as exc:
+        raise _output_error(path, what, exc) from None
+    try:
+        os.chmod(tmp, _file_mode(path))
+        mode = "wb" if binary else "w"
+        with os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8",
+                                                        "newline": newline})) as fh:
+            yield fh
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(exc, OSError):
+            raise _output_error(path, what, exc) from None
+        raise
+
+
+def _output_error(path, what, exc):
+    return OutputError(f"cannot write {what} {path}: {exc.strerror or exc}; check the folder "
+                       "or choose another output path")
+
+
+def _file_mode(path):
+    """The mode the written file should have: the old file's, else 0o666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
