@@ -21,7 +21,7 @@ from spacy.tokens import Doc
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
 from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
-from extractors.records import Mention
+from extractors.records import mention_from_fields
 from extractors.trie import trie_regex
 from extractors.workers import BATCH_SIZE, WorkerPool
 
@@ -154,16 +154,17 @@ def find_mentions(doc, lexicon, model_version):
                                      known.canonical if known else name, "model-version",
                                      entry=known))
     for span in doc.spans[SPANS_KEY]:
-        if _embedded(text, span.start_char, span.end_char):
+        start, end = span.start_char, span.end_char  # spaCy computes these on each read
+        if _embedded(text, start, end):
             continue
         entry = lexicon.entries[span.id_]
-        if "-" in span.text and entry.type == "Method" and \
+        if "-" in text[start:end] and entry.type == "Method" and \
                 not any("-" in n for n in entry.names):
             continue
-        if entry.type in ("Metric", "Task") and _compound_modifier(text, span.end_char):
+        if entry.type in ("Metric", "Task") and _compound_modifier(text, end):
             continue
-        candidates.append(_Candidate(span.start_char, span.end_char, entry.type,
-                                     entry.canonical, "lexicon", entry=entry))
+        candidates.append(_Candidate(start, end, entry.type, entry.canonical, "lexicon",
+                                     entry=entry))
     masked = rules.mask_math(text)
     cued = {bisect.bisect_right(sent_starts, at) - 1 for at in rules.proposal_cues(masked)}
     for i, s_start in enumerate(sent_starts):
@@ -428,11 +429,11 @@ def _mentions(text, chosen, sent_starts, sent_ends):
                          ({c.long_form} if c.long_form and c.long_form != c.canonical
                           else set()))
         role = "proposed" if _is_proposed(c, sentence, c.start - sent_starts[i]) else "used"
-        mentions.append(Mention(
-            type=c.type, text=surface, canonical=c.canonical, start=c.start, end=c.end,
-            sentence=sentence, rule=c.rule, score=RULE_SCORES[c.rule], role=role,
-            long_form=c.long_form, aliases=tuple(aliases),
-            part_of=c.entry.part_of if c.entry is not None else ()))
+        mentions.append(mention_from_fields({
+            "type": c.type, "text": surface, "canonical": c.canonical, "start": c.start,
+            "end": c.end, "sentence": sentence, "rule": c.rule, "score": RULE_SCORES[c.rule],
+            "role": role, "long_form": c.long_form, "aliases": tuple(aliases),
+            "part_of": c.entry.part_of if c.entry is not None else ()}))
     return mentions
 
 

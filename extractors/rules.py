@@ -261,13 +261,17 @@ def is_proposal_context(sentence, start):
     for m in _PROPOSE.finditer(sentence, 0, start + 1):
         if m.end() <= start:
             between = sentence[m.end():start]
-            if ";" not in between and not re.search(
-                    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|"
-                    r"than|compared|such as|including|like|existing|standard|prior|"
-                    r"previous|popular|baselines?)\b", between):
+            if ";" not in between and not _USE_CUE.search(between):
                 return True
-    return bool(_APPOSITION_START.match(sentence)) and start == _APPOSITION_START.match(
-        sentence).start(1)
+    apposition = _APPOSITION_START.match(sentence)
+    return bool(apposition) and start == apposition.start(1)
+
+
+#: Words between a trigger and a name that make the name something used, not proposed.
+_USE_CUE = re.compile(
+    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|"
+    r"than|compared|such as|including|like|existing|standard|prior|"
+    r"previous|popular|baselines?)\b")
 
 
 def _head_words(text):
@@ -624,7 +628,7 @@ def measured_value_spans(sentence):
 
 
 _DEFINITION = re.compile(
-    r"\b(?:we|We) (?:formalize|formalise|define|introduce|propose|term|call|coin)\s+"
+    r"[wW](?<!\w.)e (?:formalize|formalise|define|introduce|propose|term|call|coin)\s+"
     r"(?:the\s+)?([a-z][\w\-]*(?: [a-z][\w\-]*){0,3}),\s+(?:the|a|an|which|i\.e\.)\s")
 _MEASURE_CUES = re.compile(r"\b(cost|ratio|measure|metric|rate|score|probability|fraction|"
                            r"expected|degree|amount|number|percentage|distance)\b")
