@@ -135,7 +135,26 @@ def proposal_cues(text):
     >>> proposal_cues("Data is big. We propose X, called Y.")
     [13, 27]
     """
-    return sorted(m.start() for trigger in (_PROPOSE, _NAMING) for m in trigger.finditer(text))
+    triggers = (_PROPOSE, _NAMING) if _may_name(text) else (_PROPOSE,)
+    return sorted(m.start() for trigger in triggers for m in trigger.finditer(text))
+
+
+#: The words ``_NAMING`` matches, lowercase.
+_NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
+
+
+def _may_name(text):
+    """Whether ``text`` may hold a naming trigger: False only for ASCII text (where
+    ``str.lower`` folds case as ``re`` does) without any of the naming words, so that the
+    slow ``_NAMING`` scan runs only where it can match.
+
+    >>> _may_name("We use X."), _may_name("A model, DUBBED X."), _may_name("coİned")
+    (False, True, True)
+    """
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in _NAMING_WORDS)
 
 
 _APPOSITION_START = re.compile(
@@ -407,8 +426,7 @@ def _words_before(sentence, end, limit=4):
     which may be cut short, its words are those of the longer window."""
     for width in (50, 90):
         window = max(0, end - width)
-        words = [(m.group(0), m.start(), m.end())
-                 for m in _WORD_TOKEN.finditer(sentence, window, end)]
+        words = [(m[0], m.start(), m.end()) for m in _WORD_TOKEN.finditer(sentence, window, end)]
         if len(words) > limit or window == 0:
             break
     return words[-limit:]
