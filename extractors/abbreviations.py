@@ -72,8 +72,9 @@ def best_long_form(short, words):
         if not c.isalnum():
             s -= 1
             continue
-        while l >= 0 and (lowered_text[l] != c or (s == 0 and l > 0 and text[l - 1].isalnum())):
-            l -= 1
+        l = lowered_text.rfind(c, 0, l + 1)
+        while s == 0 and l > 0 and text[l - 1].isalnum():
+            l = lowered_text.rfind(c, 0, l)
         if l < 0:
             return None
         l -= 1
