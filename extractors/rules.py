@@ -124,8 +124,11 @@ _PROPOSE = re.compile(
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
     r"coin)\b)")
+#: The naming triggers ("a method called X"), lowercase.
+_NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
 _NAMING = re.compile(word_start_ignorecase(
-    {"c": "alled|oined", "n": "amed|amely", "t": "ermed", "d": "ubbed|enoted"}) + r"\s+")
+    {first: "|".join(word[1:] for word in _NAMING_WORDS if word[0] == first)
+     for first in dict.fromkeys(word[0] for word in _NAMING_WORDS)}) + r"\s+")
 
 
 def proposal_cues(text):
@@ -137,10 +140,6 @@ def proposal_cues(text):
     """
     triggers = (_PROPOSE, _NAMING) if _may_name(text) else (_PROPOSE,)
     return sorted(m.start() for trigger in triggers for m in trigger.finditer(text))
-
-
-#: The words ``_NAMING`` matches, lowercase.
-_NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
 
 
 def _may_name(text):
