@@ -59,17 +59,17 @@ def mention_from_fields(values):
     """A Mention from a dict of all its fields, in field order, without the frozen
     dataclass's ``__init__`` (which sets each field through ``object.__setattr__``): seven
     times faster, for bulk copies and loads. ValueError unless every field is given."""
-    if len(values) != len(MENTION_FIELDS):
-        raise ValueError(f"a Mention has {len(MENTION_FIELDS)} fields, not {len(values)}")
-    mention = object.__new__(Mention)
-    mention.__dict__.update(values)
-    return mention
+    return _bare_mention(len(values), values)
 
 
 def mention_from_row(row):
     """:func:`mention_from_fields` from the values alone, in field order (a saved row)."""
-    if len(row) != len(MENTION_FIELDS):
-        raise ValueError(f"a Mention has {len(MENTION_FIELDS)} fields, not {len(row)}")
+    return _bare_mention(len(row), zip(MENTION_FIELDS, row))
+
+
+def _bare_mention(count, items):
+    if count != len(MENTION_FIELDS):
+        raise ValueError(f"a Mention has {len(MENTION_FIELDS)} fields, not {count}")
     mention = object.__new__(Mention)
-    mention.__dict__.update(zip(MENTION_FIELDS, row))
+    mention.__dict__.update(items)
     return mention
