@@ -282,9 +282,10 @@ def _abbreviation_candidate(abbr, text, lexicon):
 
 
 def _suffix_type(phrase, lexicon):
-    """Type of the longest known Method/Task that ends an unknown phrase ("Agentic
-    reinforcement learning" is a Method because reinforcement learning is)."""
-    words = phrase.split()
+    """Type of the longest known Method/Task that ends the head of an unknown phrase
+    ("Agentic reinforcement learning" is a Method because reinforcement learning is; "an
+    agent for multi-view clustering" is not a Task)."""
+    words = rules.head_words(phrase)
     for n in range(min(3, len(words) - 1), 0, -1):
         entry = lexicon.lookup(" ".join(words[-n:]))
         if entry is not None and entry.type in ("Method", "Task"):

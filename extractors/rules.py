@@ -60,6 +60,7 @@ METHOD_HEADS = {
     "gradient", "gradients", "surgery", "solver", "iteration", "analysis", "test",
     "sketch", "sketching", "quantization", "propagation", "aggregation", "averaging",
     "distillation", "decomposition", "factorization", "learning", "ensemble", "ensembles",
+    "paradigm",
 }
 _TASK_MODIFIER_STOP = {
     "a", "an", "the", "this", "that", "these", "those", "our", "their", "its", "of", "for",
@@ -246,6 +247,9 @@ def proposal_spans(sentence):
     >>> s = "HyFair, a new fairness verifier, is fast."
     >>> [s[a:b] for a, b in proposal_spans(s)]
     ['HyFair']
+    >>> s = "We study a task called Key Point Analysis, which is hard."
+    >>> [s[a:b] for a, b in proposal_spans(s)]
+    ['Key Point Analysis']
     """
     spans = []
     m = _APPOSITION_START.match(sentence)
@@ -258,9 +262,16 @@ def proposal_spans(sentence):
                 word = t.group(0).rstrip(".")
                 if is_name_shaped(word) or (trigger is _NAMING and word[:1].isupper()
                                             and word not in _NON_NAMES):
-                    spans.append((t.start(), t.start() + len(word)))
+                    end = t.start() + len(word)
+                    if trigger is _NAMING and not is_name_shaped(word):
+                        end = _TITLE_WORDS.match(sentence, end).end()
+                    spans.append((t.start(), end))
                     break
     return sorted(set(spans))
+
+
+#: The capitalised words that continue a title-case name ("Key| Point Analysis").
+_TITLE_WORDS = re.compile(r"(?: (?:(?:of|for|the|in|on|to|with) )?[A-Z][\w\-]*)*")
 
 
 def _clause_end(sentence, start):
@@ -375,6 +386,24 @@ def _collection_kind(word):
     return "Benchmark" if word.lower().startswith("bench") else "Dataset"
 
 
+def head_words(phrase):
+    """The words of a named phrase up to its head: what comes before a lowercase "for",
+    "via" or "using", or before "of"/"with" after a method head ("Network of Experts").
+    "Mixture of Experts" and "One For All" are heads as a whole.
+
+    >>> head_words("dynamic agent for multi-view clustering")
+    ['dynamic', 'agent']
+    >>> head_words("Mixture of Experts"), head_words("One For All")
+    (['Mixture', 'of', 'Experts'], ['One', 'For', 'All'])
+    """
+    words = phrase.replace("–", "-").split()
+    for k, word in enumerate(words[1:], 1):
+        if word in ("for", "via", "using") or word.lower() in ("of", "with") and \
+                words[k - 1].lower().rstrip("s") in METHOD_HEADS:
+            return words[:k]
+    return words
+
+
 def phrase_type(phrase):
     """Type of an unknown named phrase (an acronym's long form) from its head word.
 
@@ -383,12 +412,7 @@ def phrase_type(phrase):
     >>> phrase_type("The Inherent Disagreement - 8 dataset"), phrase_type("Attack Success Rate")
     ('Dataset', 'Metric')
     """
-    words = phrase.replace("–", "-").split()
-    for k, word in enumerate(words[1:], 1):
-        if word.lower() in ("for", "of", "with", "via", "using") and \
-                words[k - 1].lower().rstrip("s") in METHOD_HEADS:
-            words = words[:k]
-            break
+    words = head_words(phrase)
     head = words[-1].lower().strip(".,*_") if words else ""
     if head in CONCEPT_HEADS:
         return "Concept"

@@ -95,3 +95,19 @@ def test_acronym_known_in_another_sense_is_not_taken_from_the_lexicon(nlp):
                                              "self-supervised learning", "Method")
     (m,) = [m for m in nlp("We study semi-supervised learning (SSL) at scale.")._.mentions]
     assert m.canonical == "semi-supervised learning" and m.type == "Task"
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("We build a dynamic agent for multi-view clustering (DAMC) from two parts.", "Method"),
+    ("We release the Fairness Benchmark for Speech Recognition (FBSR) to the public.",
+     "Benchmark"),
+    ("Prior work studies cross-lingual stance clustering (CLSC) at scale.", "Task"),
+])
+def test_an_unknown_acronym_is_typed_by_the_head_of_its_long_form(nlp, sentence, kind):
+    short = sentence[sentence.index("(") + 1:sentence.index(")")]
+    assert [m.type for m in nlp(sentence)._.mentions if m.canonical == short] == [kind]
+
+
+def test_a_name_given_with_called_keeps_all_its_capitalised_words(nlp):
+    doc = nlp("We add a module called Sparse Token Mixer to the encoder.")
+    assert "Sparse Token Mixer" in [m.canonical for m in doc._.mentions]
