@@ -72,6 +72,8 @@ def test_phrase_type(phrase, kind):
     ("It enhances generalization and improves robustness.", []),
     ("We address multi-view clustering.", [("multi-view clustering", False)]),
     ("Results on regression tasks.", [("regression", True)]),
+    ("Gains are largest within numerical reasoning.", [("numerical reasoning", False)]),
+    ("The suite is built around four core tasks.", []),
 ])
 def test_task_spans(sentence, expected):
     got = [(sentence[a:b], named) for a, b, named in rules.task_spans(sentence)]
