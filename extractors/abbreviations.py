@@ -17,6 +17,10 @@ _LEADING_JUNK = {"the", "a", "an", "our", "their", "its", "this", "these", "thos
                  "to", "for", "with", "by", "in", "on", "via", "using", "we", "is", "are",
                  "as", "from", "that", "which"}
 
+#: Words that join two parts of a long form: one cannot start it ("Accuracy and Fairness
+#: Gap (AFG)" starts at "Accuracy", not at "and").
+_CONNECTORS = {"and", "or", "of", "for", "to", "with", "in", "on", "by"}
+
 
 @dataclass(frozen=True)
 class Abbreviation:
@@ -119,6 +123,9 @@ def find_abbreviations(text):
         while (index < len(window) - 1 and window[index][0].lower() in _LEADING_JUNK
                and window[index + 1][0][:1].lower() == first):
             index += 1
+        if index > 0 and window[index][0].lower() in _CONNECTORS and \
+                window[index - 1][0][:1].lower() == first:
+            index -= 1
         long_start = window[index][1]
         long = text[long_start:window[-1][1] + len(window[-1][0])].rstrip("*_$}")
         if len(long) <= len(short) or long.lower() == short.lower():

@@ -22,6 +22,8 @@ def pairs(text):
      [("Margin-aware Predictive Uncertainty", "MPU")]),
     ("we propose PROBE (Probing Robustness via Boundary Exploration), a tool",
      [("Probing Robustness via Boundary Exploration", "PROBE")]),
+    ("we solve the Accuracy and Group Fairness Problem (AGFP) exactly",
+     [("Accuracy and Group Fairness Problem", "AGFP")]),
 ])
 def test_find_abbreviations_pairs(text, expected):
     assert pairs(text) == expected
