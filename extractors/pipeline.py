@@ -189,21 +189,29 @@ def find_mentions(doc, lexicon, model_version):
                                              "opening-subject"))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
     for short, cand in defined.items():
-        for start in _occurrences(text, short):
-            candidates.append(_Candidate(start, start + len(short), cand.type, cand.canonical,
+        for start, end in _occurrences(text, short):
+            candidates.append(_Candidate(start, end, cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
     chosen = _cap_task_phrases(_select(candidates))
     return _mentions(text, chosen, sent_starts, sent_ends)
 
 
 def _occurrences(text, word):
-    """Start offsets of ``word`` standing alone in ``text`` (not inside a longer name)."""
+    """(start, end) of each use of ``word`` standing alone in ``text`` (not inside a longer
+    name), its plural included when it ends in a capital ("CIs" for "CI").
+
+    >>> _occurrences("CI and CIs, not CIFAR or CI-based", "CI")
+    [(0, 2), (7, 10)]
+    """
     found, at = [], text.find(word)
+    plural = word[-1:].isupper()
     while at >= 0:
         end = at + len(word)
+        if plural and text[end:end + 1] == "s":
+            end += 1
         if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "-")) and \
                 (end == len(text) or not (text[end].isalnum() or text[end] == "-")):
-            found.append(at)
+            found.append((at, end))
         at = text.find(word, end)
     return found
 

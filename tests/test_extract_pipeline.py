@@ -111,3 +111,9 @@ def test_an_unknown_acronym_is_typed_by_the_head_of_its_long_form(nlp, sentence,
 def test_a_name_given_with_called_keeps_all_its_capitalised_words(nlp):
     doc = nlp("We add a module called Sparse Token Mixer to the encoder.")
     assert "Sparse Token Mixer" in [m.canonical for m in doc._.mentions]
+
+
+def test_plural_uses_of_a_defined_acronym_are_the_same_entity(nlp):
+    doc = nlp("We train a Sparse Gating Network (SGN). Two SGN layers and three SGNs suffice.")
+    (sgn,) = [m for m in doc._.mentions if "SGN" in m.canonical]
+    assert sgn.canonical == "SGN" and "SGNs" in sgn.aliases
