@@ -217,8 +217,11 @@ def is_name_shaped(word):
     [True, True, False, False, False]
     >>> is_name_shaped("Block-Recurrent"), is_name_shaped("TALE-EP"), is_name_shaped("SWF-based")
     (False, True, False)
+    >>> is_name_shaped("sqrtT"), is_name_shaped("mathcalO"), is_name_shaped("expRNN")
+    (False, False, True)
     """
-    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha() or _GLUED.search(word):
+    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha() or _GLUED.search(word) \
+            or _BARE_LATEX.match(word):
         return False
     if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
@@ -238,6 +241,9 @@ def is_name_shaped(word):
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
 #: Two sentences glued by a missing space ("synergy.We").
 _GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
+#: Math whose LaTeX backslashes were lost on the way ("sqrtT", "mathcalO", "frac1T").
+_BARE_LATEX = re.compile(r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overline|"
+                         r"math(?:cal|bb|bf|rm|sf)|log)[A-Z0-9]")
 _DIGIT = re.compile(r"\d")
 
 
