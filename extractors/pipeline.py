@@ -20,7 +20,7 @@ from spacy.tokens import Doc
 
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
-from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
+from extractors.lexicon import IGNORE, is_cased, load_lexicon, name_key, phrase_patterns
 from extractors.records import mention_from_fields
 from extractors.trie import trie_regex
 from extractors.workers import BATCH_SIZE, WorkerPool
@@ -231,7 +231,9 @@ def _local_rule_candidates(text, lexicon, defined):
     for a, b in rules.coined_name_spans(text):
         name = text[a:b]
         entry = lexicon.lookup(name)
-        if entry is not None:
+        if entry is None and "/" in name:
+            found.extend(_slash_part_candidates(text, a, name, lexicon, defined))
+        elif entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
         elif name not in defined:
             found.append(_Candidate(a, b, _coined_type(text, a, b), name, "coined-name"))
@@ -247,6 +249,35 @@ def _local_rule_candidates(text, lexicon, defined):
             found.append(_Candidate(a, b, "Task", task_canonical(text[a:b]),
                                     "task-noun" if named else "task-phrase"))
     return found
+
+
+def _slash_part_candidates(text, start, word, lexicon, defined):
+    """Candidates for the names of a slash-joined word ("SAG/SAGA", "CIFAR-10/100"): the
+    ones the lexicon knows as written and the coined ones ("LLaMA2-13B" after
+    "LLaMA2-7B/" is a Method as Llama is); the rest ("English/German") is skipped."""
+    found = []
+    for i, j, name in rules.slash_parts(word):
+        a, b = start + i, start + j
+        entry = _known_as_written(lexicon, name)
+        if entry is not None:
+            found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
+        elif rules.is_name_shaped(name) and name not in defined:
+            stem = _known_as_written(lexicon, name[:len(name) - (j - i)].rstrip("-"))
+            kind = stem.type if stem is not None else _coined_type(text, a, b)
+            found.append(_Candidate(a, b, kind, name, "coined-name"))
+    return found
+
+
+def _known_as_written(lexicon, name):
+    """The entry ``name`` names, with its case where the gazetteer would need it ("RACE"
+    names the dataset, "Race" does not)."""
+    entry = lexicon.lookup(name) if name else None
+    if entry is None:
+        return None
+    keys = {name_key(name), name_key(name)[:-1]}
+    return entry if any(name_key(n) in keys and (n in (name, name[:-1]) or
+                                                 not (entry.cased or is_cased(n)))
+                        for n in entry.names) else None
 
 
 def _embedded(text, start, end):

@@ -781,11 +781,36 @@ def coined_name_spans(sentence):
     found = []
     for m in _NAME_CANDIDATE.finditer(sentence):
         word = m.group(0).rstrip(".")
-        if sentence[m.start() - 1:m.start()] == "[":
+        if sentence[m.start() - 1:m.start()] == "[" or _WEB_ADDRESS.search(word):
             continue
         if is_name_shaped(word):
             found.append((m.start(), m.start() + len(word)))
     return found
+
+
+_WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|ai|edu)\b|^(?:https?|www)\b|^r/")
+_NUMBERED_NAME = re.compile(r"(.*?)(\d+[A-Za-z]?)$")
+
+
+def slash_parts(word):
+    """The names a slash joins, as (start, end, name) within ``word``; a bare number
+    after the slash takes the first name's stem ("CIFAR-10/100" names CIFAR-100).
+
+    >>> slash_parts("CIFAR-10/100")
+    [(0, 8, 'CIFAR-10'), (9, 12, 'CIFAR-100')]
+    >>> slash_parts("SAG/SAGA")
+    [(0, 3, 'SAG'), (4, 8, 'SAGA')]
+    """
+    parts, at = [], 0
+    for piece in word.split("/"):
+        if piece:
+            name = piece
+            stem = _NUMBERED_NAME.match(parts[0][2]) if parts else None
+            if stem and stem.group(1) and piece[:1].isdigit():
+                name = stem.group(1) + piece
+            parts.append((at, at + len(piece), name))
+        at += len(piece) + 1
+    return parts
 
 
 _SUBJECT_VERBS = {"is", "are", "has", "have", "remains", "remain", "plays", "play", "poses",

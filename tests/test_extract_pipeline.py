@@ -117,3 +117,14 @@ def test_plural_uses_of_a_defined_acronym_are_the_same_entity(nlp):
     doc = nlp("We train a Sparse Gating Network (SGN). Two SGN layers and three SGNs suffice.")
     (sgn,) = [m for m in doc._.mentions if "SGN" in m.canonical]
     assert sgn.canonical == "SGN" and "SGNs" in sgn.aliases
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("We train on CIFAR-10/100 for a day.", {("Dataset", "CIFAR-10"), ("Dataset", "CIFAR-100")}),
+    ("It beats SAG/SAGA and Adam/RMSProp.", {("Method", "SAG"), ("Method", "SAGA"),
+                                             ("Method", "Adam"), ("Method", "RMSProp")}),
+    ("Scores differ by Race/Ethnicity and English/German.", set()),
+    ("Code is at github.com/someone/FooNet for all.", set()),
+])
+def test_slash_joined_names_are_split(nlp, sentence, expected):
+    assert {(m.type, m.canonical) for m in nlp(sentence)._.mentions} == expected
