@@ -377,15 +377,26 @@ def task_canonical(phrase):
 
     >>> task_canonical("Multi-view clustering"), task_canonical("regression tasks")
     ('multi-view clustering', 'regression')
+    >>> task_canonical("Hawkes processes"), task_canonical("Gaussian affinities")
+    ('hawkes process', 'gaussian affinity')
     """
     words = phrase.split()
     if words and words[-1].lower() in ("task", "tasks", "problem", "problems"):
         words = words[:-1] or words
     words = [w.lower() if not any(c.isupper() for c in w[1:]) else w for w in words]
-    last = words[-1]
-    if last.endswith("s") and not last.endswith(("ss", "is", "us")) and len(last) > 4:
-        words[-1] = last[:-1]
+    words[-1] = _singular(words[-1])
     return " ".join(words)
+
+
+def _singular(word):
+    """A plural head word made singular (a guess from its ending); other words unchanged."""
+    if len(word) <= 4 or not word.endswith("s") or word.endswith(("ss", "is", "us")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1]
 
 
 def _select(candidates):

@@ -65,6 +65,7 @@ METHOD_HEADS = {
 _TASK_MODIFIER_STOP = {
     "a", "an", "the", "this", "that", "these", "those", "our", "their", "its", "of", "for",
     "in", "on", "to", "and", "or", "with", "by", "from", "as", "at", "via", "is", "are",
+    "although", "though", "whereas", "since", "because", "if", "unless", "once",
     "around", "within", "toward", "towards", "against", "among", "amongst", "throughout",
     "during", "after", "before", "upon", "per", "despite", "behind", "along", "amid",
     "versus", "vs", "onto", "unlike", "near", "alongside", "inside", "outside",
@@ -825,7 +826,9 @@ _GENERIC_SUBJECT_HEADS = {
     "datasets", "algorithms", "networks", "agents", "tasks", "task", "problems", "problem",
     "applications", "systems", "system", "frameworks", "framework", "paper", "it", "they",
     "this", "these", "there", "success", "performance", "development", "use", "training",
-    "data", "literature", "theory", "analysis", "understanding", "ability", "abilities"}
+    "data", "literature", "theory", "analysis", "understanding", "ability", "abilities",
+    "function", "functions", "unit", "units", "parameter", "parameters", "space", "spaces",
+    "map", "maps", "overhead", "language", "languages", "example", "examples"}
 
 
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
