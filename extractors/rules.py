@@ -167,6 +167,11 @@ _APPOSITION_START = re.compile(
     r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
     r"framework|method|model|approach|benchmark|dataset|algorithm|suite|technique|"
     r"system|metric|tool|library|family|scalable|lightweight|training|plug)")
+#: A name followed by its introduction: "X (...), a novel metric", "X: A ... framework".
+_INTRODUCING_APPOSITION = re.compile(
+    r"[\w\-.+]+(?: [a-z]+)?\s*(?:\([^)]*\))?\s*(?:,\s+(?:a|an)\s+(?:novel|new)\b|"
+    r":\s+An?\s+(?:[\w\-]+\s+){0,3}?(?:framework|method|approach|benchmark|dataset|"
+    r"algorithm|model|system|metric|suite|toolkit|library)\b)")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
@@ -297,6 +302,9 @@ def is_proposal_context(sentence, start):
     >>> s = "We introduce X and use Y."
     >>> is_proposal_context(s, s.index("X")), is_proposal_context(s, 0)
     (True, False)
+    >>> s = "It ends with FooBar (Fast Bar), a novel metric; BazNet: A tiny framework helps."
+    >>> is_proposal_context(s, s.index("FooBar")), is_proposal_context(s, s.index("BazNet"))
+    (True, True)
     """
     for m in _PROPOSE.finditer(sentence, 0, start + 1):
         if m.end() <= start:
@@ -304,7 +312,8 @@ def is_proposal_context(sentence, start):
             if ";" not in between and not _USE_CUE.search(between):
                 return True
     apposition = _APPOSITION_START.match(sentence)
-    return bool(apposition) and start == apposition.start(1)
+    return bool(apposition) and start == apposition.start(1) or \
+        _INTRODUCING_APPOSITION.match(sentence, start) is not None
 
 
 #: Words between a trigger and a name that make the name something used, not proposed.
