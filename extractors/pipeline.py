@@ -39,13 +39,14 @@ RULE_SCORES = {
     "abbreviation+lexicon": 0.95, "abbreviation": 0.85, "lexicon": 0.9,
     "model-version": 0.9, "proposal": 0.8, "headed-name": 0.8, "task-phrase": 0.55,
     "acronym-use": 0.85, "short-form": 0.0, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
+    "task-gerund": 0.5,
     "opening-subject": 0.6, "task-noun": 0.7,
     "definition": 0.75, "measured-value": 0.65,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "short-form": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
-             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7,
+             "coined-name": 6, "metric-phrase": 7, "task-phrase": 7, "task-gerund": 7,
              "opening-subject": 6, "task-noun": 1, "definition": 3, "measured-value": 4}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
@@ -248,6 +249,12 @@ def _local_rule_candidates(text, lexicon, defined):
         if entry is None or (named and entry.type not in ("Method", IGNORE)):
             found.append(_Candidate(a, b, "Task", task_canonical(text[a:b]),
                                     "task-noun" if named else "task-phrase"))
+    for a, b, name in rules.gerund_task_spans(text):
+        entry = lexicon.lookup(name)
+        if entry is None:
+            found.append(_Candidate(a, b, "Task", name, "task-gerund"))
+        elif entry.type == "Task":
+            found.append(_Candidate(a, b, "Task", entry.canonical, "task-gerund", entry=entry))
     return found
 
 
@@ -384,19 +391,8 @@ def task_canonical(phrase):
     if words and words[-1].lower() in ("task", "tasks", "problem", "problems"):
         words = words[:-1] or words
     words = [w.lower() if not any(c.isupper() for c in w[1:]) else w for w in words]
-    words[-1] = _singular(words[-1])
+    words[-1] = rules.singular(words[-1])
     return " ".join(words)
-
-
-def _singular(word):
-    """A plural head word made singular (a guess from its ending); other words unchanged."""
-    if len(word) <= 4 or not word.endswith("s") or word.endswith(("ss", "is", "us")):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1]
 
 
 def _select(candidates):
@@ -430,7 +426,7 @@ def _cap_task_phrases(chosen):
     problem an abstract addresses comes early); later ones become keyphrase Concepts."""
     kept, seen = [], set()
     for c in chosen:
-        if c.rule == "task-phrase":
+        if c.rule in ("task-phrase", "task-gerund"):
             if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
                 c.type = "Concept"
             else:

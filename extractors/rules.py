@@ -443,12 +443,12 @@ def phrase_type(phrase):
     if head in METRIC_HEADS and head not in ("loss",):
         return "Metric"
     titled = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
-    singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    one = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
     if head in LONG_FORM_TASK_HEADS and not titled:
         return "Task"
-    if head in METHOD_HEADS or singular in METHOD_HEADS or titled:
+    if head in METHOD_HEADS or one in METHOD_HEADS or titled:
         return "Method"
-    if head in LONG_FORM_TASK_HEADS or singular in LONG_FORM_TASK_HEADS:
+    if head in LONG_FORM_TASK_HEADS or one in LONG_FORM_TASK_HEADS:
         return "Task"
     return "Concept"
 
@@ -473,6 +473,64 @@ def _words_before(sentence, end, limit=4):
         if len(words) > limit or window == 0:
             break
     return words[-limit:]
+
+
+#: Task verbs whose gerund names a task by its object ("detecting gender bias" is gender
+#: bias detection), with the noun the task takes its name from.
+GERUND_TASK_NOUNS = {
+    "detecting": "detection", "estimating": "estimation", "classifying": "classification",
+    "predicting": "prediction", "generating": "generation", "recognizing": "recognition",
+    "recognising": "recognition", "segmenting": "segmentation", "filtering": "filtering",
+    "retrieving": "retrieval", "translating": "translation", "summarizing": "summarization",
+    "summarising": "summarization", "localizing": "localization", "forecasting": "forecasting",
+    "identifying": "identification", "quantifying": "quantification",
+    "evaluating": "evaluation", "verifying": "verification", "reconstructing": "reconstruction",
+    "tracking": "tracking", "completing": "completion", "compressing": "compression",
+    "denoising": "denoising", "attributing": "attribution", "explaining": "explanation",
+    "editing": "editing", "inferring": "inference", "optimizing": "optimization",
+    "optimising": "optimization"}
+_GERUND_TASK = re.compile(
+    r"(?:^|(?<=\bfor )|(?<=\bof )|(?<=\bin )|(?<=\bon )|(?<=\bat )|(?<=\bto ))"
+    r"(" + trie_regex(GERUND_TASK_NOUNS) + r")((?: [A-Za-z][\w\-]*){1,3}?)"
+    r"(?= (?:is|are|has|have|remains|from|with|in|for|by|via|using|under|and|or|that|which|"
+    r"as|to|at|on|of|without|across)\b|[,.;:)]|$)", re.I)
+
+
+def gerund_task_spans(text):
+    """Tasks named by a task verb and its object, as (start, end, task name): "Detecting
+    AI-generated images" is AI-generated image detection.
+
+    >>> s = "We focus on estimating treatment effects, not on estimating the sparse or on "
+    >>> s += "detecting instances of bias."
+    >>> [(s[a:b], name) for a, b, name in gerund_task_spans(s)]
+    [('estimating treatment effects', 'treatment effect estimation')]
+    """
+    found = []
+    for m in _GERUND_TASK.finditer(text):
+        words = m.group(2).split()
+        low = [w.lower() for w in words]
+        if any(w in _TASK_MODIFIER_STOP or w in _ADJECTIVES for w in low) or \
+                low[-1].endswith(("al", "ive", "ic", "ous", "ble", "ing", "ly", "ed")) or \
+                text.startswith(" of ", m.end()):
+            continue
+        noun = GERUND_TASK_NOUNS[m.group(1).lower()]
+        found.append((m.start(), m.end(), " ".join(low[:-1] + [singular(low[-1]), noun])))
+    return found
+
+
+def singular(word):
+    """A plural noun made singular (a guess from its ending); other words unchanged.
+
+    >>> singular("processes"), singular("affinities"), singular("effects"), singular("bias")
+    ('process', 'affinity', 'effect', 'bias')
+    """
+    if len(word) <= 4 or not word.endswith("s") or word.endswith(("ss", "is", "us")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1]
 
 
 def task_spans(sentence):

@@ -128,3 +128,10 @@ def test_plural_uses_of_a_defined_acronym_are_the_same_entity(nlp):
 ])
 def test_slash_joined_names_are_split(nlp, sentence, expected):
     assert {(m.type, m.canonical) for m in nlp(sentence)._.mentions} == expected
+
+
+def test_a_task_named_by_verb_and_object_shares_the_noun_phrase_node(nlp):
+    doc = nlp("We focus on predicting sepsis from records. Tools for quantifying uncertainty are scarce.")
+    tasks = {(m.text, m.canonical) for m in doc._.mentions if m.type == "Task"}
+    assert ("predicting sepsis", "sepsis prediction") in tasks
+    assert ("quantifying uncertainty", "uncertainty estimation") in tasks
