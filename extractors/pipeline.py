@@ -193,8 +193,22 @@ def find_mentions(doc, lexicon, model_version):
         for start, end in _occurrences(text, short):
             candidates.append(_Candidate(start, end, cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
-    chosen = _cap_task_phrases(_select(candidates))
+    chosen = _cap_task_phrases(_select(_without_named_suffixes(candidates)))
     return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+def _without_named_suffixes(candidates):
+    """The candidates without the known Methods that end a longer capitalised name: the
+    longer name is a method of its own ("Multivariate Group Orthogonal Matching Pursuit"
+    is not orthogonal matching pursuit)."""
+    ends = {(c.end, c.start) for c in candidates if c.rule == "title-case"}
+    if not ends:
+        return candidates
+    titled = {}
+    for end, start in ends:
+        titled[end] = min(start, titled.get(end, start))
+    return [c for c in candidates if not (c.rule == "lexicon" and c.type == "Method" and
+                                          titled.get(c.end, c.start) < c.start)]
 
 
 def _occurrences(text, word):

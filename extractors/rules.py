@@ -809,6 +809,13 @@ _TITLE_RUN = re.compile(
 _NON_SPACE = re.compile(r"\S+")
 
 
+#: Words that may open a capitalised run without being part of the name in it.
+_LEADING_FUNCTION_WORDS = {
+    "the", "a", "an", "this", "these", "those", "our", "their", "its", "while", "although",
+    "though", "whereas", "when", "if", "since", "because", "unlike", "once", "unless",
+    "both", "each", "all", "any", "some", "such"}
+
+
 def title_case_spans(sentence):
     """Runs of two or more capitalised words, with small connecting words inside
     ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
@@ -817,6 +824,9 @@ def title_case_spans(sentence):
     >>> s = "We design the Soft Gradient Surgery and use Adam."
     >>> [s[a:b] for a, b in title_case_spans(s)]
     ['Soft Gradient Surgery']
+    >>> s = "While Double Deep Experience Replay helps, The New Lasso Solvers fail."
+    >>> [s[a:b] for a, b in title_case_spans(s)]
+    ['Double Deep Experience Replay', 'New Lasso Solvers']
     """
     found = []
     for m in _TITLE_RUN.finditer(sentence):
@@ -824,6 +834,8 @@ def title_case_spans(sentence):
                  for w in _NON_SPACE.finditer(m.group(0))]
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
+        while words and words[0][0].lower() in _LEADING_FUNCTION_WORDS:
+            words.pop(0)
         if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
         capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())

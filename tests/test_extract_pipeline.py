@@ -135,3 +135,9 @@ def test_a_task_named_by_verb_and_object_shares_the_noun_phrase_node(nlp):
     tasks = {(m.text, m.canonical) for m in doc._.mentions if m.type == "Task"}
     assert ("predicting sepsis", "sepsis prediction") in tasks
     assert ("quantifying uncertainty", "uncertainty estimation") in tasks
+
+
+def test_a_capitalised_name_ending_in_a_known_method_is_its_own_method(nlp):
+    doc = nlp("We compare Trimmed Graphical Lasso with the lasso on gene data.")
+    assert {m.canonical for m in doc._.mentions if m.type == "Method"} >= {
+        "Trimmed Graphical Lasso", "lasso"}
