@@ -669,7 +669,13 @@ def _modifiers_start(sentence, words, head, *, lead=False):
 _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
                          "convergence", "growth", "compression", "decay", "dropout",
                          "optimal", "near-optimal", "statistical", "minimax", "smooth",
-                         "research", "polynomial", "exponential", "linear", "sublinear"}
+                         "research", "polynomial", "exponential", "linear", "sublinear",
+                         "huge", "single", "usual", "ultimate", "maximum", "minimum",
+                         "inferior", "thorough", "constant", "average", "tight", "tighter",
+                         "prove", "establish", "propose", "interest", "musical"}
+#: Endings of adjectives, which right before the head describe a rate or gap rather than
+#: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
+_ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
 
 
 _METRIC_HEAD = re.compile(
@@ -680,7 +686,7 @@ def metric_spans(sentence):
     """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
     ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
 
-    >>> s = "It lowers the refusal rate and the learning rate."
+    >>> s = "It lowers the refusal rate and the learning rate at a geometric rate."
     >>> [s[a:b] for a, b in metric_spans(s)]
     ['refusal rate']
     """
@@ -692,10 +698,10 @@ def metric_spans(sentence):
             m.group(1).lower() in ("rate", "ratio") else None
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
-            w = words[j][0]
+            w, low = words[j][0], words[j][0].lower()
             if sentence[words[j][2]:nxt] != " " or not _is_modifier(w) or \
-                    w.lower() in _NOT_METRIC_MODIFIERS or w.lower() in TASK_HEADS or \
-                    w[0].isupper():
+                    low in _NOT_METRIC_MODIFIERS or low in TASK_HEADS or w[0].isupper() or \
+                    nxt == m.start() and low.endswith(_ADJECTIVE_ENDINGS):
                 break
             first = words[j][1]
         if first is not None:
