@@ -672,7 +672,8 @@ _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high",
                          "research", "polynomial", "exponential", "linear", "sublinear",
                          "huge", "single", "usual", "ultimate", "maximum", "minimum",
                          "inferior", "thorough", "constant", "average", "tight", "tighter",
-                         "prove", "establish", "propose", "interest", "musical"}
+                         "prove", "establish", "propose", "interest", "musical", "performance",
+                         "knowledge", "information", "attention"}
 #: Endings of adjectives, which right before the head describe a rate or gap rather than
 #: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
 _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
