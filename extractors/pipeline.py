@@ -193,22 +193,25 @@ def find_mentions(doc, lexicon, model_version):
         for start, end in _occurrences(text, short):
             candidates.append(_Candidate(start, end, cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
-    chosen = _cap_task_phrases(_select(_without_named_suffixes(candidates)))
+    chosen = _cap_task_phrases(_select(_without_named_suffixes(text, candidates)))
     return _mentions(text, chosen, sent_starts, sent_ends)
 
 
-def _without_named_suffixes(candidates):
-    """The candidates without the known Methods that end a longer capitalised name: the
-    longer name is a method of its own ("Multivariate Group Orthogonal Matching Pursuit"
-    is not orthogonal matching pursuit)."""
-    ends = {(c.end, c.start) for c in candidates if c.rule == "title-case"}
-    if not ends:
+def _without_named_suffixes(text, candidates):
+    """The candidates without the known Methods that end a longer capitalised or proposed
+    name, right after a capitalised word of it: the longer name is a method of its own
+    ("Multivariate Group Orthogonal Matching Pursuit" is not orthogonal matching pursuit;
+    "Schema Networks with A3C" still names A3C)."""
+    starts = {}
+    for c in candidates:
+        if c.rule in ("title-case", "proposal"):
+            starts.setdefault(c.end, set()).add(c.start)
+    if not starts:
         return candidates
-    titled = {}
-    for end, start in ends:
-        titled[end] = min(start, titled.get(end, start))
-    return [c for c in candidates if not (c.rule == "lexicon" and c.type == "Method" and
-                                          titled.get(c.end, c.start) < c.start)]
+    return [c for c in candidates if not (
+        c.rule == "lexicon" and c.type == "Method" and
+        any(start < c.start and text[start:c.start].split()[-1][:1].isupper()
+            for start in starts.get(c.end, ())))]
 
 
 def _occurrences(text, word):
@@ -273,16 +276,20 @@ def _local_rule_candidates(text, lexicon, defined):
 
 
 def _slash_part_candidates(text, start, word, lexicon, defined):
-    """Candidates for the names of a slash-joined word ("SAG/SAGA", "CIFAR-10/100"): the
-    ones the lexicon knows as written and the coined ones ("LLaMA2-13B" after
-    "LLaMA2-7B/" is a Method as Llama is); the rest ("English/German") is skipped."""
-    found = []
-    for i, j, name in rules.slash_parts(word):
+    """Candidates for the names of a slash-joined word ("SAG/SAGA", "CIFAR-10/100"), each
+    known to the lexicon as written or coined ("LLaMA2-13B" after "LLaMA2-7B/" is a Method
+    as Llama is); a word with a part that is neither ("OK/BAD", "English/German") names
+    nothing."""
+    found, parts = [], rules.slash_parts(word)
+    known = [_known_as_written(lexicon, name) for _, _, name in parts]
+    if not all(entry is not None or rules.is_name_shaped(name)
+               for entry, (_, _, name) in zip(known, parts)):
+        return found
+    for (i, j, name), entry in zip(parts, known):
         a, b = start + i, start + j
-        entry = _known_as_written(lexicon, name)
         if entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
-        elif rules.is_name_shaped(name) and name not in defined:
+        elif name not in defined:
             stem = _known_as_written(lexicon, name[:len(name) - (j - i)].rstrip("-"))
             kind = stem.type if stem is not None else _coined_type(text, a, b)
             found.append(_Candidate(a, b, kind, name, "coined-name"))

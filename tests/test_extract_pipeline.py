@@ -141,3 +141,14 @@ def test_a_capitalised_name_ending_in_a_known_method_is_its_own_method(nlp):
     doc = nlp("We compare Trimmed Graphical Lasso with the lasso on gene data.")
     assert {m.canonical for m in doc._.mentions if m.type == "Method"} >= {
         "Trimmed Graphical Lasso", "lasso"}
+
+
+def test_a_known_method_after_a_connector_keeps_its_name(nlp):
+    doc = nlp("Results of Schema Networks with Proximal Policy Optimization are mixed.")
+    assert "PPO" in {m.canonical for m in doc._.mentions}
+
+
+def test_a_named_proposal_ending_in_a_known_method_is_the_proposal(nlp):
+    doc = nlp('We present a novel algorithm named "Ghost Batch Normalization" for large batches.')
+    proposed = [m for m in doc._.mentions if m.role == "proposed"]
+    assert [m.canonical for m in proposed] == ["Ghost Batch Normalization"]
