@@ -1,6 +1,7 @@
 """The extraction pipeline: spaCy (blank English + our components) from abstracts to Mentions.
 
-``build_nlp()`` makes the pipeline: two ``span_ruler`` gazetteers over the lexicon
+``build_nlp()`` makes the pipeline: spaCy's tokenizer cached per chunk
+(:mod:`extractors.tokenizer`), two ``span_ruler`` gazetteers over the lexicon
 (case-sensitive for all-capital names, lowercase for the rest) and the ``paper_mentions``
 component, which splits the abstract into sentences (``rules.sentence_bounds``, a string
 pass: spaCy's sentencizer cost more than the tokenizer) and combines the gazetteer hits with
@@ -22,11 +23,11 @@ from extractors import rules
 from extractors.abbreviations import find_abbreviations
 from extractors.lexicon import IGNORE, is_cased, load_lexicon, name_key, phrase_patterns
 from extractors.records import mention_from_fields
+from extractors.tokenizer import TEXT_KEY, ChunkCachingTokenizer
 from extractors.trie import trie_regex
 from extractors.workers import BATCH_SIZE, WorkerPool
 
 SPANS_KEY = "gazetteer"
-TEXT_KEY = "text"
 MAX_TASK_PHRASES = 3
 OPENING_SENTENCES = 2
 #: Learning paradigms that name a field after "in"/"of" rather than a method used.
@@ -85,21 +86,8 @@ def build_nlp():
     with nlp.select_pipes(disable=["gazetteer_cased"]):
         ruler.add_patterns(lower)
     nlp.add_pipe("paper_mentions")
-    nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)
+    nlp.tokenizer = ChunkCachingTokenizer(nlp.tokenizer)
     return nlp
-
-
-class TextKeepingTokenizer:
-    """The blank tokenizer, keeping the input text in ``doc.user_data`` for the mention
-    finder: ``Doc.text`` rebuilds it token by token, which costs half as much as tokenising."""
-
-    def __init__(self, tokenizer):
-        self.tokenizer = tokenizer
-
-    def __call__(self, text):
-        doc = self.tokenizer(text)
-        doc.user_data[TEXT_KEY] = text
-        return doc
 
 
 class PaperMentions:
