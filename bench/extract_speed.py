@@ -42,12 +42,15 @@ def rate(n, seconds):
     return n / seconds if seconds else float("inf")
 
 
-def timed(fn, repeat=1):
-    """(result, median wall seconds, median CPU seconds of this process) over ``repeat`` runs."""
+def timed(fn, repeat=1, fresh=lambda: None):
+    """(result, median wall seconds, median CPU seconds of this process) over ``repeat`` runs
+    of ``fn(fresh())``; ``fresh`` (untimed) gives each run a cold pipeline, so no run reuses
+    the token caches an earlier one filled."""
     walls, cpus = [], []
     for _ in range(repeat):
+        arg = fresh()
         start, cpu = time.perf_counter(), time.process_time()
-        result = fn()
+        result = fn(arg)
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
     return result, statistics.median(walls), statistics.median(cpus)
@@ -73,23 +76,23 @@ def main(argv=None):
     print(f"{n:,} abstracts" + (f", medians of {repeat} runs" if repeat > 1 else ""))
 
     results = {"abstracts": n, "repeat": repeat}
-    blank = spacy.blank("en")
-    _, tok_wall, tok_cpu = timed(lambda: sum(1 for _ in blank.pipe(texts, batch_size=256)),
-                                 repeat)
+    _, tok_wall, tok_cpu = timed(lambda blank: sum(1 for _ in blank.pipe(texts, batch_size=256)),
+                                 repeat, fresh=lambda: spacy.blank("en"))
     report("bare spacy.blank('en') tokenisation", n, tok_wall, tok_cpu)
     results.update(tokenizer_per_s=round(rate(n, tok_wall)),
                    tokenizer_cpu_per_s=round(rate(n, tok_cpu)))
 
-    nlp, build_secs, _ = timed(build_nlp)
+    _, build_secs, _ = timed(lambda _: build_nlp())
     print(f"pipeline build: {build_secs:.2f} s")
-    count, wall, cpu = timed(lambda: sum(len(ms) for _, ms in
-                                         extract_mentions(records, nlp=nlp)), repeat)
+    count, wall, cpu = timed(lambda nlp: sum(len(ms) for _, ms in
+                                             extract_mentions(records, nlp=nlp)),
+                             repeat, fresh=build_nlp)
     report("pipeline, 1 process", n, wall, cpu, f"  ({count:,} mentions)")
     results.update(one_process_per_s=round(rate(n, wall)),
                    one_process_cpu_per_s=round(rate(n, cpu)),
                    one_process_vs_tokenizer_cpu=round(tok_cpu / cpu, 3))
-    count, pool_wall, _ = timed(lambda: sum(len(ms) for _, ms in
-                                            extract_mentions(records, workers=args.workers)),
+    count, pool_wall, _ = timed(lambda _: sum(len(ms) for _, ms in
+                                              extract_mentions(records, workers=args.workers)),
                                 repeat)
     report(f"pipeline, {args.workers} workers", n, pool_wall, None, f"  ({count:,} mentions)")
     results.update(workers=args.workers, workers_per_s=round(rate(n, pool_wall)),

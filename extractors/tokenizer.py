@@ -10,6 +10,8 @@ with other whitespace goes to it as it is.
 from functools import lru_cache
 from itertools import chain
 
+import numpy
+from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc
 
 #: ``doc.user_data`` key of the input text (``Doc.text`` rebuilds it token by token).
@@ -68,11 +70,12 @@ class ChunkCachingTokenizer:
                    user_data={TEXT_KEY: text})
 
     def _learn(self, chunks):
-        """Tokenise new chunks in one call and cache the lexeme ids of each."""
-        orths, n = [], 0
-        for token in self.tokenizer(" ".join(chunks)):
-            orths.append(token.orth)
-            if token.whitespace_:
-                self._orths[chunks[n]] = tuple(orths)
-                orths, n = [], n + 1
-        self._orths[chunks[n]] = tuple(orths)
+        """Tokenise new chunks in one call and cache the lexeme ids of each (read as one
+        array: a Token object per token would cost more than the tokenising)."""
+        table = self.tokenizer(" ".join(chunks)).to_array([ORTH, SPACY])
+        orths = table[:, 0].tolist()
+        ends = (numpy.flatnonzero(table[:, 1]) + 1).tolist() + [len(orths)]
+        start = 0
+        for chunk, end in zip(chunks, ends):
+            self._orths[chunk] = tuple(orths[start:end])
+            start = end
