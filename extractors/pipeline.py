@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import islice
 
 import spacy
+from spacy.attrs import IS_SPACE, LOWER, NORM
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -28,6 +29,10 @@ from extractors.trie import trie_regex
 from extractors.workers import BATCH_SIZE, WorkerPool
 
 SPANS_KEY = "gazetteer"
+#: The lexical attributes a word of the vocabulary gets when first seen: the ones the
+#: gazetteers match on. The other twenty (shape, stop word, like_num, ...) are never read,
+#: and computing them for each new word cost a third of tokenising a new abstract.
+LEXICAL_ATTRIBUTES_READ = (LOWER, NORM, IS_SPACE)
 MAX_TASK_PHRASES = 3
 OPENING_SENTENCES = 2
 #: Learning paradigms that name a field after "in"/"of" rather than a method used.
@@ -74,6 +79,8 @@ def build_nlp():
     """The spaCy pipeline: blank English, gazetteers, mention finder."""
     lexicon = load_lexicon_cached()
     nlp = spacy.blank("en")
+    getters = nlp.vocab.lex_attr_getters
+    nlp.vocab.lex_attr_getters = {attr: getters[attr] for attr in LEXICAL_ATTRIBUTES_READ}
     cased, lower = phrase_patterns(lexicon)
     ruler = nlp.add_pipe("span_ruler", name="gazetteer_cased",
                          config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH",

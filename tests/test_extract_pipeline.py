@@ -152,3 +152,8 @@ def test_a_named_proposal_ending_in_a_known_method_is_the_proposal(nlp):
     doc = nlp('We present a novel algorithm named "Ghost Batch Normalization" for large batches.')
     proposed = [m for m in doc._.mentions if m.role == "proposed"]
     assert [m.canonical for m in proposed] == ["Ghost Batch Normalization"]
+
+
+def test_words_first_seen_after_the_build_match_the_lowercase_gazetteer(nlp):
+    doc = nlp("We report top-1 on IMAGENET-1K and Tiny-ImageNet variants, then on imagenet-1k.")
+    assert "ImageNet-1K" in {m.canonical for m in doc._.mentions}
