@@ -64,6 +64,17 @@ class Lexicon:
             entry = self.by_key.get(key[:-1])
         return entry
 
+    def lookup_as_written(self, surface):
+        """The entry a surface form names, with its case where the gazetteer would need it
+        ("RACE" names the dataset, "Race" does not), or None."""
+        entry = self.lookup(surface) if surface else None
+        if entry is None:
+            return None
+        keys = {name_key(surface), name_key(surface)[:-1]}
+        return entry if any(name_key(n) in keys and (n in (surface, surface[:-1]) or
+                                                     not (entry.cased or is_cased(n)))
+                            for n in entry.names) else None
+
 
 @lru_cache(maxsize=1 << 16)
 def name_key(name):

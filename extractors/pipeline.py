@@ -22,7 +22,7 @@ from spacy.tokens import Doc
 
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
-from extractors.lexicon import IGNORE, is_cased, load_lexicon, name_key, phrase_patterns
+from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
 from extractors.records import mention_from_fields
 from extractors.tokenizer import TEXT_KEY, ChunkCachingTokenizer
 from extractors.trie import trie_regex
@@ -276,7 +276,7 @@ def _slash_part_candidates(text, start, word, lexicon, defined):
     as Llama is); a word with a part that is neither ("OK/BAD", "English/German") names
     nothing."""
     found, parts = [], rules.slash_parts(word)
-    known = [_known_as_written(lexicon, name) for _, _, name in parts]
+    known = [lexicon.lookup_as_written(name) for _, _, name in parts]
     if not all(entry is not None or rules.is_name_shaped(name)
                for entry, (_, _, name) in zip(known, parts)):
         return found
@@ -285,22 +285,11 @@ def _slash_part_candidates(text, start, word, lexicon, defined):
         if entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
         elif name not in defined:
-            stem = _known_as_written(lexicon, name[:len(name) - (j - i)].rstrip("-"))
+            stem = lexicon.lookup_as_written(name[:len(name) - (j - i)].rstrip("-"))
             kind = stem.type if stem is not None else _coined_type(text, a, b)
             found.append(_Candidate(a, b, kind, name, "coined-name"))
     return found
 
-
-def _known_as_written(lexicon, name):
-    """The entry ``name`` names, with its case where the gazetteer would need it ("RACE"
-    names the dataset, "Race" does not)."""
-    entry = lexicon.lookup(name) if name else None
-    if entry is None:
-        return None
-    keys = {name_key(name), name_key(name)[:-1]}
-    return entry if any(name_key(n) in keys and (n in (name, name[:-1]) or
-                                                 not (entry.cased or is_cased(n)))
-                        for n in entry.names) else None
 
 
 def _embedded(text, start, end):

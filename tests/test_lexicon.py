@@ -46,6 +46,14 @@ def test_lookup_unifies_variants(lexicon):
     assert lexicon.lookup("no such method here") is None
 
 
+def test_lookup_as_written_keeps_the_case_of_cased_names(lexicon):
+    assert lexicon.lookup_as_written("RACE").canonical == "RACE"
+    assert lexicon.lookup("Race").canonical == "RACE"
+    assert lexicon.lookup_as_written("Race") is None
+    assert lexicon.lookup_as_written("imagenet-1k").canonical == "ImageNet-1K"
+    assert lexicon.lookup_as_written("SVMs").canonical == "SVM"
+
+
 def test_file_lines_are_valid_json_entries():
     with open(LEXICON_PATH, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
