@@ -602,6 +602,9 @@ _ED_ADJECTIVES = {"supervised", "unsupervised", "semi-supervised", "self-supervi
                   "unlabeled", "annotated", "biased", "de-biased", "debiased", "embodied",
                   "goal-conditioned", "text-based", "model-based", "knowledge-based"}
 _ADJECTIVES = {
+    "original", "correct", "well-known", "difficult", "almost", "next", "few",
+    "insufficient", "either", "similar", "proper", "representative", "resultant", "wrong",
+    "rich", "initial", "vanilla", "complementary", "nuanced",
     "great", "greater", "diverse", "explicit", "implicit", "meaningful", "deeper", "rapid",
     "inherent", "innate", "universal", "narrow", "optimal", "comparable", "arbitrary",
     "isolated", "holistic", "higher", "lower", "generic", "basic", "complex", "sufficient",

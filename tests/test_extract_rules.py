@@ -74,6 +74,8 @@ def test_phrase_type(phrase, kind):
     ("Results on regression tasks.", [("regression", True)]),
     ("Gains are largest within numerical reasoning.", [("numerical reasoning", False)]),
     ("The suite is built around four core tasks.", []),
+    ("It needs nuanced understanding of the original text classification.",
+     [("text classification", False)]),
 ])
 def test_task_spans(sentence, expected):
     got = [(sentence[a:b], named) for a, b, named in rules.task_spans(sentence)]
