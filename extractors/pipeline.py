@@ -313,7 +313,7 @@ def _abbreviation_candidate(abbr, text, lexicon):
     entry = lexicon.lookup(abbr.long)
     if entry is None:
         entry = lexicon.lookup(short)
-        if entry is not None and entry.type != IGNORE and \
+        if entry is not None and entry.type != IGNORE and not _spells(entry, abbr.long) and \
                 entry.type != (_suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)):
             entry = None
     if entry is not None:
@@ -330,6 +330,13 @@ def _abbreviation_candidate(abbr, text, lexicon):
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+
+
+def _spells(entry, long_form):
+    """Whether a long form is one of the entry's names but for a plural "s" ("Mixture of
+    expert" for mixture of experts)."""
+    key = name_key(long_form).rstrip("s")
+    return any(name_key(name).rstrip("s") == key for name in entry.names)
 
 
 def _suffix_type(phrase, lexicon):

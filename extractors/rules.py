@@ -453,6 +453,10 @@ def phrase_type(phrase):
     return "Concept"
 
 
+#: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
+#: ("natural language tasks", "downstream data tasks").
+_NOT_TASK_NAMES = {"language", "languages", "data", "domain", "domains", "model", "models",
+                   "benchmark", "benchmarks", "evaluation", "world"}
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 
@@ -569,7 +573,8 @@ def task_spans(sentence):
         first = _modifiers_start(sentence, words, head, lead=named)
         if named:
             if words[head][0].lower().endswith(("ive", "al", "ic", "ed")) and \
-                    words[head][0].lower() not in TASK_HEADS:
+                    words[head][0].lower() not in TASK_HEADS or \
+                    words[head][0].lower() in _NOT_TASK_NAMES:
                 continue
             if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
                 found.append((words[first][1], words[head][2], True))

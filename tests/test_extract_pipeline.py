@@ -157,3 +157,8 @@ def test_a_named_proposal_ending_in_a_known_method_is_the_proposal(nlp):
 def test_words_first_seen_after_the_build_match_the_lowercase_gazetteer(nlp):
     doc = nlp("We report top-1 on IMAGENET-1K and Tiny-ImageNet variants, then on imagenet-1k.")
     assert "ImageNet-1K" in {m.canonical for m in doc._.mentions}
+
+
+def test_a_known_acronym_defined_with_a_misspelt_plural_keeps_its_entry(nlp):
+    doc = nlp("We scale a Mixture of expert (MoE) layer.")
+    assert ("Method", "MoE") in {(m.type, m.canonical) for m in doc._.mentions}

@@ -74,6 +74,7 @@ def test_phrase_type(phrase, kind):
     ("Results on regression tasks.", [("regression", True)]),
     ("Gains are largest within numerical reasoning.", [("numerical reasoning", False)]),
     ("The suite is built around four core tasks.", []),
+    ("It helps on natural language tasks.", []),
     ("It needs nuanced understanding of the original text classification.",
      [("text classification", False)]),
 ])
