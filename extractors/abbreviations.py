@@ -98,7 +98,7 @@ def find_abbreviations(text):
     for m in _REVERSED.finditer(text):
         short, inner = m.group(1), m.group(2)
         words = inner.split()
-        if is_short_form(short) and len(words) > 2 and best_long_form(short, words) == 0 \
+        if is_short_form(short) and len(words) > 1 and best_long_form(short, words) == 0 \
                 and _covers(short, inner):
             found.append(Abbreviation(short, m.start(1), inner, m.start(2)))
     for m in _PAREN.finditer(text):

@@ -465,7 +465,9 @@ def _is_field_use(text, c):
 def _mentions(text, chosen, sent_starts, sent_ends):
     """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
     first, forms, best_type = {}, {}, {}
-    for c in sorted(chosen, key=lambda c: _PRIORITY[c.rule]):
+    # The "(SHORT)" placeholder types its name only where no rule of its rank names it:
+    # "SCRIT (Self-evolving CRITic)" stays a Method though its acronym comes first.
+    for c in sorted(chosen, key=lambda c: (_PRIORITY[c.rule], c.rule == "short-form")):
         best_type.setdefault(_plain_key(c.canonical), c.type)
     for c in chosen:
         if _is_field_use(text, c):

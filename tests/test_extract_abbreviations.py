@@ -24,6 +24,8 @@ def pairs(text):
      [("Probing Robustness via Boundary Exploration", "PROBE")]),
     ("we solve the Accuracy and Group Fairness Problem (AGFP) exactly",
      [("Accuracy and Group Fairness Problem", "AGFP")]),
+    ("we build StagNet (Staggered Network), which is fast",
+     [("Staggered Network", "StagNet")]),
 ])
 def test_find_abbreviations_pairs(text, expected):
     assert pairs(text) == expected

@@ -162,3 +162,9 @@ def test_words_first_seen_after_the_build_match_the_lowercase_gazetteer(nlp):
 def test_a_known_acronym_defined_with_a_misspelt_plural_keeps_its_entry(nlp):
     doc = nlp("We scale a Mixture of expert (MoE) layer.")
     assert ("Method", "MoE") in {(m.type, m.canonical) for m in doc._.mentions}
+
+
+def test_an_acronym_followed_by_its_long_form_is_one_proposed_entity(nlp):
+    doc = nlp("We introduce SCRIT (Self-evolving CRITic), a framework. SCRIT trains critics.")
+    assert [(m.type, m.canonical, m.text, m.role) for m in doc._.mentions] == [
+        ("Method", "SCRIT", "Self-evolving CRITic", "proposed")]
