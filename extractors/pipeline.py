@@ -357,6 +357,8 @@ def _named_phrase_type(phrase):
     return kind if kind in ("Dataset", "Benchmark", "Metric") else "Method"
 
 
+_METHOD_CUES = {"method", "methods", "framework", "approach", "algorithm", "model", "models",
+                "technique", "architecture", "system", "pipeline", "strategy", "agent"}
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
 
 
@@ -377,11 +379,14 @@ _LOWER_WORDS = re.compile(r"[a-z\-]+")
 
 
 def _proposal_type(sentence, start, end):
-    """Dataset/Benchmark/Metric when the words around a proposed name say so (three words
-    after it: "X, a benchmark"; five before it: "a new metric, X"), else Method."""
-    after = _LOWER_WORDS.findall(sentence[end:end + 40].lower())[:3]
+    """Dataset/Benchmark/Metric when the words around a proposed name say so (five words
+    after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
+    a method word comes first ("X, a method for dataset distillation"); else Method."""
+    after = _LOWER_WORDS.findall(sentence[end:end + 60].lower())[:5]
     before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
     for w in after + before[::-1]:
+        if w in _METHOD_CUES:
+            return "Method"
         if w in rules.BENCHMARK_HEADS:
             return "Benchmark"
         if w in rules.DATASET_HEADS:

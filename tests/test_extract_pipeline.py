@@ -168,3 +168,12 @@ def test_an_acronym_followed_by_its_long_form_is_one_proposed_entity(nlp):
     doc = nlp("We introduce SCRIT (Self-evolving CRITic), a framework. SCRIT trains critics.")
     assert [(m.type, m.canonical, m.text, m.role) for m in doc._.mentions] == [
         ("Method", "SCRIT", "Self-evolving CRITic", "proposed")]
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("We propose CodeArena, a program synthesis benchmark suite for code models.", "Benchmark"),
+    ("We propose DistilMax, a method for dataset distillation at scale.", "Method"),
+])
+def test_a_proposed_name_is_typed_by_the_words_that_introduce_it(nlp, sentence, kind):
+    name = sentence.split()[2].rstrip(",")
+    assert [m.type for m in nlp(sentence)._.mentions if m.canonical == name] == [kind]
