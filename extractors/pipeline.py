@@ -379,10 +379,10 @@ _LOWER_WORDS = re.compile(r"[a-z\-]+")
 
 
 def _proposal_type(sentence, start, end):
-    """Dataset/Benchmark/Metric when the words around a proposed name say so (five words
+    """Dataset/Benchmark/Metric when the words around a proposed name say so (four words
     after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
     a method word comes first ("X, a method for dataset distillation"); else Method."""
-    after = _LOWER_WORDS.findall(sentence[end:end + 60].lower())[:5]
+    after = _LOWER_WORDS.findall(sentence[end:end + 60].lower())[:4]
     before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
     for w in after + before[::-1]:
         if w in _METHOD_CUES:
