@@ -70,7 +70,8 @@ class Lexicon:
         entry = self.lookup(surface) if surface else None
         if entry is None:
             return None
-        keys = {name_key(surface), name_key(surface)[:-1]}
+        key = name_key(surface)
+        keys = {key, key[:-1]}
         return entry if any(name_key(n) in keys and (n in (surface, surface[:-1]) or
                                                      not (entry.cased or is_cased(n)))
                             for n in entry.names) else None
