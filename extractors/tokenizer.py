@@ -60,10 +60,10 @@ class ChunkCachingTokenizer:
         if len(self._orths) > MAX_CACHED_CHUNKS:
             self._orths.clear()
         chunks = text.split(" ")
-        missing = [c for c in chunks if c not in self._orths]
-        if missing:
-            self._learn(missing)
-        pieces = list(map(self._orths.__getitem__, chunks))
+        pieces = list(map(self._orths.get, chunks))
+        if None in pieces:
+            self._learn(list(dict.fromkeys(c for c, p in zip(chunks, pieces) if p is None)))
+            pieces = list(map(self._orths.__getitem__, chunks))
         spaces = list(chain.from_iterable(map(space_flags, map(len, pieces))))
         spaces[-1] = False
         return Doc(self.vocab, words=list(chain.from_iterable(pieces)), spaces=spaces,
