@@ -167,7 +167,7 @@ def find_mentions(doc, lexicon, model_version):
         sentence = masked[s_start:sent_ends[i]]
         if i not in cued and i >= OPENING_SENTENCES and ", a" not in sentence[:80]:
             continue
-        for a, b in rules.proposal_spans(sentence):
+        for a, b in rules.proposal_spans(sentence, i in cued):
             name = sentence[a:b]
             if lexicon.lookup(name) is None:
                 candidates.append(_Candidate(s_start + a, s_start + b,

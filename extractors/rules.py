@@ -253,9 +253,11 @@ _BARE_LATEX = re.compile(r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overli
 _DIGIT = re.compile(r"\d")
 
 
-def proposal_spans(sentence):
+def proposal_spans(sentence, triggered=True):
     """Names a sentence introduces as the paper's own: after "we propose/introduce/..." or
-    "called/named X", or "X, a novel framework ..." at the start.
+    "called/named X", or "X, a novel framework ..." at the start. ``triggered=False`` says
+    the sentence holds no trigger (``proposal_cues`` found none), so only the latter is
+    looked for.
 
     >>> s = "We propose OrderDP, a two-stage method."
     >>> [s[a:b] for a, b in proposal_spans(s)]
@@ -271,7 +273,9 @@ def proposal_spans(sentence):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    for trigger in (_PROPOSE, _NAMING):
+    triggers = () if not triggered else (_PROPOSE, _NAMING) if _may_name(sentence) \
+        else (_PROPOSE,)
+    for trigger in triggers:
         for m in trigger.finditer(sentence):
             clause_end = _clause_end(sentence, m.end())
             for t in _NAME_TOKEN.finditer(sentence, m.end(), min(clause_end, m.end() + 160)):

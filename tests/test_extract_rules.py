@@ -28,6 +28,12 @@ def test_proposal_spans(sentence, names):
     assert texts(sentence, rules.proposal_spans(sentence)) == names
 
 
+def test_untriggered_sentence_looks_only_for_an_opening_apposition():
+    s = "SelecMix, a new augmentation, beats the approach called Raptor."
+    assert texts(s, rules.proposal_spans(s)) == ["SelecMix", "Raptor"]
+    assert texts(s, rules.proposal_spans(s, triggered=False)) == ["SelecMix"]
+
+
 def test_is_proposal_context_stops_at_used_things():
     s = "We propose FooNet trained with AdamX on BarSet."
     assert rules.is_proposal_context(s, s.index("FooNet"))
