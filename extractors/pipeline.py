@@ -313,8 +313,10 @@ def _abbreviation_candidate(abbr, text, lexicon):
     entry = lexicon.lookup(abbr.long)
     if entry is None:
         entry = lexicon.lookup(short)
-        if entry is not None and entry.type != IGNORE and not _spells(entry, abbr.long) and \
-                entry.type != (_suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)):
+        if entry is not None and not _spells(entry, abbr.long) and (
+                entry.type == IGNORE and not any(" " in name for name in entry.names) or
+                entry.type != IGNORE and entry.type != (_suffix_type(abbr.long, lexicon) or
+                                                        rules.phrase_type(abbr.long))):
             entry = None
     if entry is not None:
         if entry.type == IGNORE:
@@ -326,7 +328,8 @@ def _abbreviation_candidate(abbr, text, lexicon):
                 start = abbr.long_end - len(name)
         return _Candidate(start, abbr.long_end, entry.type, entry.canonical,
                           "abbreviation+lexicon", text[start:abbr.long_end], entry)
-    kind = _suffix_type(abbr.long, lexicon) or rules.phrase_type(abbr.long)
+    kind = _apposition_type(text, abbr.short_end) or _suffix_type(abbr.long, lexicon) or \
+        rules.phrase_type(abbr.long)
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
@@ -360,6 +363,7 @@ def _named_phrase_type(phrase):
 _METHOD_CUES = {"method", "methods", "framework", "approach", "algorithm", "model", "models",
                 "technique", "architecture", "system", "pipeline", "strategy", "agent"}
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
+_TASK_CUES = {"task", "tasks", "problem"}
 
 
 _EVALUATED_ON = re.compile(r"(?<!based )(?<!built )(?<!relies )(?<!rely )(?<!focus )"
@@ -381,10 +385,20 @@ _LOWER_WORDS = re.compile(r"[a-z\-]+")
 def _proposal_type(sentence, start, end):
     """Dataset/Benchmark/Metric when the words around a proposed name say so (four words
     after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
-    a method word comes first ("X, a method for dataset distillation"); else Method."""
+    a method word comes first ("X, a method for dataset distillation"); Task for "a task
+    called X", Concept for "X Conjecture"; else Method."""
     after = _LOWER_WORDS.findall(sentence[end:end + 60].lower())[:4]
     before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
-    for w in after + before[::-1]:
+    if after and after[0] in rules.CONCEPT_HEADS and sentence[end:end + 1] == " ":
+        return "Concept"
+    if before[-2:-1] and before[-2] in _TASK_CUES and before[-1] in rules.NAMING_WORDS:
+        return "Task"
+    return _cue_type(after + before[::-1]) or "Method"
+
+
+def _cue_type(words):
+    """The type the first cue word among ``words`` says ("benchmark", "metric"), or None."""
+    for w in words:
         if w in _METHOD_CUES:
             return "Method"
         if w in rules.BENCHMARK_HEADS:
@@ -393,7 +407,22 @@ def _proposal_type(sentence, start, end):
             return "Dataset"
         if w in _METRIC_CUES:
             return "Metric"
-    return "Method"
+    return None
+
+
+_APPOSITION_AFTER = re.compile(r"\)?\s*,\s*(?:a|an)\s+")
+
+
+def _apposition_type(text, end):
+    """The type an apposition right after a name (or its bracketed acronym) gives it:
+    "UniAPL (...), a novel framework" is a Method, whatever its long form ends in; or None.
+
+    >>> _apposition_type("Foo Learning (FL), a new benchmark suite.", 16)
+    'Benchmark'
+    """
+    m = _APPOSITION_AFTER.match(text, end)
+    return _cue_type(_LOWER_WORDS.findall(text[m.end():m.end() + 60].lower())[:4]) if m \
+        else None
 
 
 def task_canonical(phrase):

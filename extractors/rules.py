@@ -7,7 +7,7 @@ among overlapping candidates.
 
 import re
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
 
 from extractors.trie import trie_regex, word_start_ignorecase
 
@@ -130,11 +130,15 @@ _PROPOSE = re.compile(
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
     r"coin)\b)")
+#: "We draw new links ... and introduce X": a trigger whose subject is far back (a regex
+#: of its own: starting with a literal, it is scanned fast).
+_AND_PROPOSE = re.compile(r"and(?<!\wand) (?:then |further |also )?(?:propose|introduce)\b")
+_PROPOSALS = (_PROPOSE, _AND_PROPOSE)
 #: The naming triggers ("a method called X"), lowercase.
-_NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
+NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
 _NAMING = re.compile(word_start_ignorecase(
-    {first: "|".join(word[1:] for word in _NAMING_WORDS if word[0] == first)
-     for first in dict.fromkeys(word[0] for word in _NAMING_WORDS)}) + r"\s+")
+    {first: "|".join(word[1:] for word in NAMING_WORDS if word[0] == first)
+     for first in dict.fromkeys(word[0] for word in NAMING_WORDS)}) + r"\s+")
 
 
 def proposal_cues(text):
@@ -144,7 +148,7 @@ def proposal_cues(text):
     >>> proposal_cues("Data is big. We propose X, called Y.")
     [13, 27]
     """
-    triggers = (_PROPOSE, _NAMING) if _may_name(text) else (_PROPOSE,)
+    triggers = _PROPOSALS + (_NAMING,) if _may_name(text) else _PROPOSALS
     return sorted(m.start() for trigger in triggers for m in trigger.finditer(text))
 
 
@@ -159,7 +163,7 @@ def _may_name(text):
     if not text.isascii():
         return True
     lowered = text.lower()
-    return any(word in lowered for word in _NAMING_WORDS)
+    return any(word in lowered for word in NAMING_WORDS)
 
 
 _APPOSITION_START = re.compile(
@@ -172,6 +176,10 @@ _INTRODUCING_APPOSITION = re.compile(
     r"[\w\-.+]+(?: [a-z]+)?\s*(?:\([^)]*\))?\s*(?:,\s+(?:a|an)\s+(?:novel|new)\b|"
     r":\s+An?\s+(?:[\w\-]+\s+){0,3}?(?:framework|method|approach|benchmark|dataset|"
     r"algorithm|model|system|metric|suite|toolkit|library)\b)")
+#: What comes right before a name the paper calls its own: "Our approach, X (...), ...".
+_OUR_OWN_BEFORE = re.compile(
+    r"\b[Oo]ur (?:new |novel |proposed )?(?:approach|method|framework|model|algorithm|system|"
+    r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
@@ -273,8 +281,8 @@ def proposal_spans(sentence, triggered=True):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    triggers = () if not triggered else (_PROPOSE, _NAMING) if _may_name(sentence) \
-        else (_PROPOSE,)
+    triggers = () if not triggered else _PROPOSALS + (_NAMING,) if _may_name(sentence) \
+        else _PROPOSALS
     for trigger in triggers:
         for m in trigger.finditer(sentence):
             clause_end = _clause_end(sentence, m.end())
@@ -309,15 +317,19 @@ def is_proposal_context(sentence, start):
     >>> s = "It ends with FooBar (Fast Bar), a novel metric; BazNet: A tiny framework helps."
     >>> is_proposal_context(s, s.index("FooBar")), is_proposal_context(s, s.index("BazNet"))
     (True, True)
+    >>> s = "We draw links and introduce FooQuant. Our method, BarNet (Bar Network), is fast."
+    >>> is_proposal_context(s, s.index("FooQuant")), is_proposal_context(s, s.index("BarNet"))
+    (True, True)
     """
-    for m in _PROPOSE.finditer(sentence, 0, start + 1):
+    for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in _PROPOSALS):
         if m.end() <= start:
             between = sentence[m.end():start]
             if ";" not in between and not _USE_CUE.search(between):
                 return True
     apposition = _APPOSITION_START.match(sentence)
     return bool(apposition) and start == apposition.start(1) or \
-        _INTRODUCING_APPOSITION.match(sentence, start) is not None
+        _INTRODUCING_APPOSITION.match(sentence, start) is not None or \
+        _OUR_OWN_BEFORE.search(sentence, max(0, start - 40), start) is not None
 
 
 #: Words between a trigger and a name that make the name something used, not proposed.
@@ -460,6 +472,7 @@ def phrase_type(phrase):
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
 _NOT_TASK_NAMES = {"language", "languages", "data", "domain", "domains", "model", "models",
+                   "nlp", "ml", "ai", "cv", "rl", "llm", "vision",
                    "benchmark", "benchmarks", "evaluation", "world"}
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
@@ -941,7 +954,9 @@ _GENERIC_SUBJECT_HEADS = {
     "this", "these", "there", "success", "performance", "development", "use", "training",
     "data", "literature", "theory", "analysis", "understanding", "ability", "abilities",
     "function", "functions", "unit", "units", "parameter", "parameters", "space", "spaces",
-    "map", "maps", "overhead", "language", "languages", "example", "examples"}
+    "map", "maps", "overhead", "language", "languages", "example", "examples", "explanation",
+    "explanations", "narrative", "claim", "claims", "wisdom", "view", "views", "belief",
+    "beliefs"}
 
 
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")

@@ -177,3 +177,34 @@ def test_an_acronym_followed_by_its_long_form_is_one_proposed_entity(nlp):
 def test_a_proposed_name_is_typed_by_the_words_that_introduce_it(nlp, sentence, kind):
     name = sentence.split()[2].rstrip(",")
     assert [m.type for m in nlp(sentence)._.mentions if m.canonical == name] == [kind]
+
+
+def test_an_acronym_defined_anew_overrides_a_generic_one_it_does_not_spell(nlp):
+    # ACL and GPU are skipped as a venue and hardware, but an abstract may define its own.
+    doc = nlp("We propose Aligned Contrastive Learning (ACL) for long tails. It runs on "
+              "graphics processing units (GPUs).")
+    assert {(m.type, m.canonical) for m in doc._.mentions} >= {("Method", "ACL")}
+    assert "GPU" not in {m.canonical for m in doc._.mentions}
+
+
+def test_an_apposition_types_a_defined_acronym_over_its_long_form(nlp):
+    doc = nlp("We propose Unified Adversarial Preference Learning (UniAPL), a novel framework "
+              "that aligns policies.")
+    assert [(m.type, m.canonical, m.role) for m in doc._.mentions
+            if m.canonical == "UniAPL"] == [("Method", "UniAPL", "proposed")]
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("We study links between A and B and introduce FairQuant, a quantizer.",
+     ("Method", "FairQuant", "proposed")),
+    ("Our approach, Soft Head Mixing (SHM), improves SimCLR.", ("Method", "SHM", "proposed")),
+    ("We evaluate a popular summarization task called Key Point Analysis.",
+     ("Task", "Key Point Analysis", "used")),
+])
+def test_proposal_cues_far_from_their_subject(nlp, sentence, expected):
+    assert expected in {(m.type, m.canonical, m.role) for m in nlp(sentence)._.mentions}
+
+
+def test_a_coined_name_before_a_concept_head_is_not_a_method(nlp):
+    doc = nlp("We introduce the FooBar-Generalization Conjecture: models generalize.")
+    assert not [m for m in doc._.mentions if m.type == "Method"]

@@ -81,6 +81,7 @@ def test_phrase_type(phrase, kind):
     ("Gains are largest within numerical reasoning.", [("numerical reasoning", False)]),
     ("The suite is built around four core tasks.", []),
     ("It helps on natural language tasks.", []),
+    ("It helps on three subjective NLP tasks.", []),
     ("It needs nuanced understanding of the original text classification.",
      [("text classification", False)]),
 ])
@@ -117,6 +118,7 @@ def test_coined_name_spans():
     ("Multi-view clustering is a key problem.", "Multi-view clustering"),
     ("Annotator disagreement remains common.", "Annotator disagreement"),
     ("Recent advances have been made.", None),
+    ("Prevailing explanations are based on bias.", None),
     ("We study bandits.", None),
 ])
 def test_opening_subject_span(sentence, expected):
