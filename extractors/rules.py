@@ -288,14 +288,27 @@ def proposal_spans(sentence, triggered=True):
             clause_end = _clause_end(sentence, m.end())
             for t in _NAME_TOKEN.finditer(sentence, m.end(), min(clause_end, m.end() + 160)):
                 word = t.group(0).rstrip(".")
-                if is_name_shaped(word) or (trigger is _NAMING and word[:1].isupper()
-                                            and word not in _NON_NAMES):
+                if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
+                        trigger is _NAMING or _named_right_after(sentence, m.end(), t.start(),
+                                                                 word)):
                     end = t.start() + len(word)
                     if trigger is _NAMING and not is_name_shaped(word):
                         end = _TITLE_WORDS.match(sentence, end).end()
                     spans.append((t.start(), end))
                     break
     return sorted(set(spans))
+
+
+def _named_right_after(sentence, trigger_end, start, word):
+    """A capitalised word right after "we introduce" that an apposition or its acronym
+    follows ("We introduce Agon, which ..."): a name, though not shaped like one."""
+    after = sentence[start + len(word):start + len(word) + 2]
+    return start == trigger_end + 1 and (after[:1] in (",", ":") or after == " (") and \
+        not word.lower().endswith(_ADJECTIVE_SUFFIXES)
+
+
+#: Endings of words that describe rather than name ("Bayesian", "Lexical").
+_ADJECTIVE_SUFFIXES = ("ian", "al", "ic", "ive", "ous", "ed", "ing")
 
 
 #: The capitalised words that continue a title-case name ("Key| Point Analysis").
@@ -369,9 +382,9 @@ def headed_name_spans(sentence):
         m = _WORD_BEFORE.search(sentence, max(0, head_start - 60), head_start)
         if not m:
             continue
-        word = m.group(1).rstrip(".")
-        if not word[0].isupper() and not is_name_shaped(word):
-            continue
+        word = m.group(1)
+        if word.endswith(".") or not word[0].isupper() and not is_name_shaped(word):
+            continue  # "... Google Images. Dataset construction is hard"
         start = m.start(1)
         shaped = is_name_shaped(word)
         if not shaped and (not word[0].isupper() or word in _NON_NAMES or
@@ -452,7 +465,7 @@ def phrase_type(phrase):
     head = words[-1].lower().strip(".,*_") if words else ""
     if head in CONCEPT_HEADS:
         return "Concept"
-    if head in DATASET_HEADS:
+    if head in DATASET_HEADS or head in ("survey", "census"):
         return "Dataset"
     if head in BENCHMARK_HEADS:
         return "Benchmark"
@@ -462,7 +475,7 @@ def phrase_type(phrase):
     one = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
     if head in LONG_FORM_TASK_HEADS and not titled:
         return "Task"
-    if head in METHOD_HEADS or one in METHOD_HEADS or titled:
+    if head in METHOD_HEADS or one in METHOD_HEADS or titled or head.endswith("training"):
         return "Method"
     if head in LONG_FORM_TASK_HEADS or one in LONG_FORM_TASK_HEADS:
         return "Task"

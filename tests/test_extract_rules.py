@@ -23,6 +23,8 @@ def test_is_name_shaped(word, shaped):
     ("SelecMix, a new augmentation, helps.", ["SelecMix"]),
     ("Our approach, dubbed Raptor, is fast.", ["Raptor"]),
     ("We use ResNet and train it.", []),
+    ("We introduce Agon, which pits two models.", ["Agon"]),
+    ("We propose Bayesian, frequentist and other views.", []),
 ])
 def test_proposal_spans(sentence, names):
     assert texts(sentence, rules.proposal_spans(sentence)) == names
@@ -45,6 +47,7 @@ def test_is_proposal_context_stops_at_used_things():
     ("Results on the Bar-10 dataset and the Baz corpus.", [("Bar-10", "Dataset"),
                                                            ("Baz", "Dataset")]),
     ("This dataset is large.", []),
+    ("Images come from Google Images. Dataset construction is hard.", []),
 ])
 def test_headed_name_spans(sentence, expected):
     got = [(sentence[a:b], kind) for a, b, kind in rules.headed_name_spans(sentence)]
@@ -66,7 +69,8 @@ def test_collection_type(sentence, name, default, kind):
     ("Margin-aware Predictive Uncertainty", "Method"), ("off-policy evaluation", "Task"),
     ("The Inherent Disagreement - 8 dataset", "Dataset"), ("Attack Success Rate", "Metric"),
     ("large model assisted dynamic agent for multi-view clustering", "Method"),
-    ("Video Arena benchmark", "Benchmark"), ("semi-supervised learning", "Task")])
+    ("Video Arena benchmark", "Benchmark"), ("semi-supervised learning", "Task"),
+    ("model spec midtraining", "Method"), ("World Values Survey", "Dataset")])
 def test_phrase_type(phrase, kind):
     assert rules.phrase_type(phrase) == kind
 
