@@ -12,6 +12,11 @@ _REVERSED = re.compile(r"([A-Z](?<![\w-].)[\w\-]*[A-Z][\w\-]*) \(([A-Z][^()]{8,1
 _WORD = re.compile(r"\S+")
 _MARKUP = re.compile(r"(?:\\[a-zA-Z]+\{|[$*_{\"“‘'`]+)+")
 _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
+#: Characters of formulas, which short forms do not hold (nor "^" beside a space, as
+#: "O( r n^K-1 )" does; "M^3K" may be a name).
+_MATH_CHARACTERS = set("=<>{}\\$|")
+_CLAUSE_STOPS = (";", ":", ". ", "? ", "! ", "—")
+_LIST_SEPARATOR = re.compile(r"[;,]\s*(?:and\s+|or\s+)?")
 _LEADING_JUNK = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "novel",
                  "new", "so-called", "called", "named", "termed", "dubbed", "of", "and", "or",
                  "to", "for", "with", "by", "in", "on", "via", "using", "we", "is", "are",
@@ -49,7 +54,8 @@ def is_short_form(candidate):
     """
     if not 2 <= len(candidate) <= 12 or len(candidate.split()) > 2:
         return False
-    if not candidate[0].isalnum() or not any(c.isupper() for c in candidate):
+    if not candidate[0].isalnum() or not any(c.isupper() for c in candidate) or \
+            any(c in _MATH_CHARACTERS for c in candidate) or "^" in candidate and " " in candidate:
         return False
     return sum(c.isalpha() for c in candidate) >= 2
 
@@ -102,21 +108,23 @@ def find_abbreviations(text):
                 and _covers(short, inner):
             found.append(Abbreviation(short, m.start(1), inner, m.start(2)))
     for m in _PAREN.finditer(text):
-        short = m.group(1).strip()
+        short = m.group(1).strip().rstrip("}")  # "(REFORM})": markup left by the listing
         if ";" in short or "," in short:
-            short = re.split(r"[;,]", short)[0].strip()
+            short, *rest = (part.strip() for part in _LIST_SEPARATOR.split(short))
+            if any(" " not in part and _capitals(part) >= 2 for part in rest) or \
+                    _capitals(short) < 2 and any(part[:4].isdigit() for part in rest):
+                continue  # a list of names ("DPA, DPO, and SFT") or a citation ("Sutton, 1988")
         if not is_short_form(short):
             continue
         short_start = m.start(1) + m.group(1).index(short)
-        words = _words_before(text, m.start())
-        if not words:
-            continue
         limit = min(len(short) + 5, len(short) * 2)
-        window = words[-limit:]
-        index = best_long_form(short, [w for w, _ in window])
-        if index is None and any(c.isdigit() for c in short):
-            index = best_long_form("".join(c for c in short if not c.isdigit()),
-                                   [w for w, _ in window])
+        # A long form may hold a comma ("Evidence-Grounded, Social-Weighted Panel (ESPP)").
+        for words in (_words_before(text, m.start()),
+                      _words_before(text, m.start(), cut_at_comma=False)):
+            window = words[-limit:]
+            index = _long_form_index(short, window)
+            if index is not None:
+                break
         if index is None:
             continue
         first = next(c for c in short if c.isalnum()).lower()
@@ -136,9 +144,25 @@ def find_abbreviations(text):
     return found
 
 
-def _words_before(text, paren):
-    """(word, start) pairs of the clause before a parenthesis (stopping at , ; : . etc.)."""
-    cut = max(text.rfind(p, 0, paren) for p in (";", ":", ". ", "? ", "! ", ", ", "—"))
+def _capitals(word):
+    return sum(c.isupper() for c in word)
+
+
+def _long_form_index(short, window):
+    """Index into ``window`` ((word, start) pairs) where the long form of ``short`` starts
+    (its digits may be left out: "GPT2" from "Generative Pre-Trained"), or None."""
+    words = [w for w, _ in window]
+    index = best_long_form(short, words) if words else None
+    if index is None and any(c.isdigit() for c in short):
+        index = best_long_form("".join(c for c in short if not c.isdigit()), words)
+    return index
+
+
+def _words_before(text, paren, cut_at_comma=True):
+    """(word, start) pairs of the clause before a parenthesis (stopping at ; : . etc., and
+    at a comma unless ``cut_at_comma`` is False)."""
+    stops = _CLAUSE_STOPS + (", ",) if cut_at_comma else _CLAUSE_STOPS
+    cut = max(text.rfind(p, 0, paren) for p in stops)
     offset = cut + 1 if cut >= 0 else 0
     clause = text[offset:paren]
     words = []

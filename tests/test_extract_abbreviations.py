@@ -60,6 +60,25 @@ def test_best_long_form_requires_word_initial_first_letter():
 
 @pytest.mark.parametrize("candidate, ok", [
     ("GRPO", True), ("ViT", True), ("RAT SNN", True), ("a", False), ("e.g.", False),
-    ("Table 2 and 3", False), ("2020", False)])
+    ("Table 2 and 3", False), ("2020", False), ("r n^K-1", False), ("M^3K", True),
+    ("x<y", False)])
 def test_is_short_form(candidate, ok):
     assert is_short_form(candidate) is ok
+
+
+def test_long_form_crosses_a_comma_only_when_it_must():
+    assert pairs("We propose the Evidence-Grounded, Social-Weighted Persona Panel (ESPP).") == [
+        ("Evidence-Grounded, Social-Weighted Persona Panel", "ESPP")]
+    assert pairs("The Facial Action Coding System, (FACS), is old.") == [
+        ("Facial Action Coding System", "FACS")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("on three alignment paradigms (DPA, DPO, and SFT) it helps", []),   # a list of names
+    ("methods using TD algorithms (Sutton, 1988) are", []),              # a citation
+    ("the popular Generalized Cross-validation (GCV, Wahba, 1990) is",
+     [("Generalized Cross-validation", "GCV")]),                        # a definition, cited
+    ("our Robust Estimation Of Mixtures (REOM}) helps", [("Robust Estimation Of Mixtures", "REOM")]),
+])
+def test_bracketed_lists_and_citations(text, expected):
+    assert pairs(text) == expected
