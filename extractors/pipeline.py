@@ -411,18 +411,24 @@ def _cue_type(words):
 
 
 _APPOSITION_AFTER = re.compile(r"\)?\s*,\s*(?:a|an)\s+")
+_HEAD_AFTER = re.compile(r"\)? ([a-z]+)")
 
 
 def _apposition_type(text, end):
-    """The type an apposition right after a name (or its bracketed acronym) gives it:
-    "UniAPL (...), a novel framework" is a Method, whatever its long form ends in; or None.
+    """The type an apposition or a head word right after a name (or its bracketed acronym)
+    gives it: "UniAPL (...), a novel framework" is a Method and "Pointer Value Retrieval
+    (PVR) benchmark" a Benchmark, whatever their long forms end in; or None.
 
     >>> _apposition_type("Foo Learning (FL), a new benchmark suite.", 16)
     'Benchmark'
+    >>> _apposition_type("the Foo Learning (FL) dataset", 20)
+    'Dataset'
     """
     m = _APPOSITION_AFTER.match(text, end)
-    return _cue_type(_LOWER_WORDS.findall(text[m.end():m.end() + 60].lower())[:4]) if m \
-        else None
+    if m:
+        return _cue_type(_LOWER_WORDS.findall(text[m.end():m.end() + 60].lower())[:4])
+    m = _HEAD_AFTER.match(text, end)
+    return _cue_type([m.group(1)]) if m and m.group(1) not in _METHOD_CUES else None
 
 
 def task_canonical(phrase):

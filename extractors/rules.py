@@ -179,7 +179,8 @@ _INTRODUCING_APPOSITION = re.compile(
 #: What comes right before a name the paper calls its own: "Our approach, X (...), ...".
 _OUR_OWN_BEFORE = re.compile(
     r"\b[Oo]ur (?:new |novel |proposed )?(?:approach|method|framework|model|algorithm|system|"
-    r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$")
+    r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$"
+    r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+: $")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
@@ -285,9 +286,15 @@ def proposal_spans(sentence, triggered=True):
         else _PROPOSALS
     for trigger in triggers:
         for m in trigger.finditer(sentence):
-            clause_end = _clause_end(sentence, m.end())
-            for t in _NAME_TOKEN.finditer(sentence, m.end(), min(clause_end, m.end() + 160)):
+            end = min(_clause_end(sentence, m.end()), m.end() + 160)
+            # Past a use cue only a bracketed acronym is the paper's own: "We present results
+            # on the ADULT dataset"; "We propose a model based on a GAN ... (DiscoGAN)".
+            cue = _USE_CUE.search(sentence, m.end(), end) if trigger is not _NAMING else None
+            for t in _NAME_TOKEN.finditer(sentence, m.end(), end):
                 word = t.group(0).rstrip(".")
+                if cue and t.start() >= cue.end() and \
+                        not _bracketed(sentence, t.start(), t.start() + len(word)):
+                    continue
                 if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
                         trigger is _NAMING or _named_right_after(sentence, m.end(), t.start(),
                                                                  word)):
@@ -297,6 +304,11 @@ def proposal_spans(sentence, triggered=True):
                     spans.append((t.start(), end))
                     break
     return sorted(set(spans))
+
+
+def _bracketed(sentence, start, end):
+    """Whether [start, end) is all that a pair of brackets holds: an acronym defined."""
+    return sentence[start - 1:start] == "(" and sentence[end:end + 1] == ")"
 
 
 def _named_right_after(sentence, trigger_end, start, word):
@@ -333,6 +345,9 @@ def is_proposal_context(sentence, start):
     >>> s = "We draw links and introduce FooQuant. Our method, BarNet (Bar Network), is fast."
     >>> is_proposal_context(s, s.index("FooQuant")), is_proposal_context(s, s.index("BarNet"))
     (True, True)
+    >>> s = "It uses two novel loss functions: FooLoss and BarLoss."
+    >>> is_proposal_context(s, s.index("FooLoss"))
+    True
     """
     for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in _PROPOSALS):
         if m.end() <= start:

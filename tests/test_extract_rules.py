@@ -24,6 +24,8 @@ def test_is_name_shaped(word, shaped):
     ("Our approach, dubbed Raptor, is fast.", ["Raptor"]),
     ("We use ResNet and train it.", []),
     ("We introduce Agon, which pits two models.", ["Agon"]),
+    ("We also present results on the ADULT dataset.", []),
+    ("We propose a model based on a GAN that finds relations (DiscoGAN).", ["DiscoGAN"]),
     ("We propose Bayesian, frequentist and other views.", []),
 ])
 def test_proposal_spans(sentence, names):
