@@ -116,7 +116,7 @@ _NON_NAMES = {
     "MB", "GB", "TB", "ms", "Hz", "kHz", "AUC", "vs", "e.g", "i.e", "cf", "etc", "MDP",
     "MDPs", "POMDP", "POMDPs", "KL", "ReLU", "COVID-19", "COVID", "SARS-CoV-2", "DNA",
     "RNA", "MRI", "CT", "EEG", "fMRI", "ECG", "NP", "P", "NP-hard", "NP-complete",
-    "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
+    "IQ", "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
     "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
     "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
     "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
@@ -290,6 +290,8 @@ def proposal_spans(sentence, triggered=True):
             # Past a use cue only a bracketed acronym is the paper's own: "We present results
             # on the ADULT dataset"; "We propose a model based on a GAN ... (DiscoGAN)".
             cue = _USE_CUE.search(sentence, m.end(), end) if trigger is not _NAMING else None
+            if trigger is _NAMING:  # the name comes next: "called X", "denoted as X"
+                end = min(end, _naming_window_end(sentence, m.end()))
             for t in _NAME_TOKEN.finditer(sentence, m.end(), end):
                 word = t.group(0).rstrip(".")
                 if cue and t.start() >= cue.end() and \
@@ -304,6 +306,14 @@ def proposal_spans(sentence, triggered=True):
                     spans.append((t.start(), end))
                     break
     return sorted(set(spans))
+
+
+_NAMING_LEAD = re.compile(r"\W*(?:(?:as|by|the|a|an)\s+\W*)?[^\s,;.]+")
+
+
+def _naming_window_end(sentence, start):
+    """End of the word a naming trigger names (after "as", "by" or an article)."""
+    return _NAMING_LEAD.match(sentence, start).end()
 
 
 def _bracketed(sentence, start, end):
@@ -362,7 +372,7 @@ def is_proposal_context(sentence, start):
 
 #: Words between a trigger and a name that make the name something used, not proposed.
 _USE_CUE = re.compile(
-    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|"
+    r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|inspired|"
     r"than|compared|such as|including|like|existing|standard|prior|"
     r"previous|popular|baselines?)\b")
 
