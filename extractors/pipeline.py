@@ -249,7 +249,8 @@ def _local_rule_candidates(text, lexicon, defined):
         elif entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
         elif name not in defined:
-            found.append(_Candidate(a, b, _coined_type(text, a, b), name, "coined-name"))
+            found.append(_Candidate(a, b, _coined_type(text, a, b, lexicon), name,
+                                    "coined-name"))
     for a, b in rules.measured_value_spans(text):
         if lexicon.lookup(text[a:b]) is None:
             found.append(_Candidate(a, b, "Metric", text[a:b].lower(), "measured-value"))
@@ -286,7 +287,7 @@ def _slash_part_candidates(text, start, word, lexicon, defined):
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
         elif name not in defined:
             stem = lexicon.lookup_as_written(name[:len(name) - (j - i)].rstrip("-"))
-            kind = stem.type if stem is not None else _coined_type(text, a, b)
+            kind = stem.type if stem is not None else _coined_type(text, a, b, lexicon)
             found.append(_Candidate(a, b, kind, name, "coined-name"))
     return found
 
@@ -361,7 +362,9 @@ def _named_phrase_type(phrase):
 
 
 _METHOD_CUES = {"method", "methods", "framework", "approach", "algorithm", "model", "models",
-                "technique", "architecture", "system", "pipeline", "strategy", "agent"}
+                "technique", "architecture", "system", "pipeline", "strategy", "agent",
+                "paradigm", "training", "recipe", "loss", "objective", "module", "mechanism",
+                "network", "scheme"}
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
 _TASK_CUES = {"task", "tasks", "problem"}
 
@@ -370,13 +373,25 @@ _EVALUATED_ON = re.compile(r"(?<!based )(?<!built )(?<!relies )(?<!rely )(?<!foc
                            r"(?<!depends )(?<!depend )\b(?:on|across)(?: the)? $")
 
 
-def _coined_type(text, start, end):
+_DATA_BEFORE = re.compile(r"\b(?:images|data|videos|scans|records|texts|documents|recordings|"
+                          r"notes|reports|sentences|tweets|posts) \($")
+
+
+def _coined_type(text, start, end, lexicon):
     """A coined name's type from its context: the words around it (as for proposals), else
-    Dataset right after "evaluated on"-style prepositions ("results on WSJ45"), else Method."""
+    Dataset right after "evaluated on"-style prepositions ("results on WSJ45") or in
+    brackets after data ("fundus images (FairGenMed)"), else a known measure or collection
+    its last part names ("ES-FID" is a Metric as FID is), else Method."""
     kind = _proposal_type(text, start, end)
-    if kind == "Method" and _EVALUATED_ON.search(text, max(0, start - 20), start):
+    if kind != "Method":
+        return kind
+    if _EVALUATED_ON.search(text, max(0, start - 20), start) or \
+            _DATA_BEFORE.search(text, max(0, start - 12), start) and text[end:end + 1] == ")":
         return "Dataset"
-    return kind
+    last = text[start:end].rsplit("-", 1)[-1]
+    entry = lexicon.lookup_as_written(last) if last != text[start:end] else None
+    return entry.type if entry is not None and entry.type in (
+        "Metric", "Dataset", "Benchmark") else kind
 
 
 _LOWER_WORDS = re.compile(r"[a-z\-]+")

@@ -816,8 +816,9 @@ def measured_value_spans(sentence):
     found = []
     for m in _VALUE_AFTER.finditer(sentence):
         words = _words_before(sentence, m.start(), 3)
-        if not words or words[-1][2] != m.start():
-            continue
+        if not words or words[-1][2] != m.start() or \
+                words[-1][0].lower() in _GENERIC_SUBJECT_HEADS | _NOT_MEASURES:
+            continue  # "moves that checkpoint from 84% to 8%"
         first = None
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
@@ -829,6 +830,10 @@ def measured_value_spans(sentence):
         if first is not None:
             found.append((first, m.start()))
     return found
+
+
+#: Things reported with values that are not measures of them.
+_NOT_MEASURES = {"checkpoint", "checkpoints", "baseline", "baselines", "it", "them"}
 
 
 _DEFINITION = re.compile(

@@ -208,3 +208,12 @@ def test_proposal_cues_far_from_their_subject(nlp, sentence, expected):
 def test_a_coined_name_before_a_concept_head_is_not_a_method(nlp):
     doc = nlp("We introduce the FooBar-Generalization Conjecture: models generalize.")
     assert not [m for m in doc._.mentions if m.type == "Method"]
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("On fundus images (FairGenMed) it is fair.", ("Dataset", "FairGenMed")),
+    ("It lowers the subgroup gap (ES-FID).", ("Metric", "ES-FID")),
+    ("On this dataset we adopt a SFT-DPO-GRPO training paradigm.", ("Method", "SFT-DPO-GRPO")),
+])
+def test_a_coined_name_is_typed_by_its_context_and_its_known_last_part(nlp, sentence, expected):
+    assert expected in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}

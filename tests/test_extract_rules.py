@@ -149,3 +149,11 @@ def test_mask_math_keeps_offsets():
 ])
 def test_sentence_bounds(text, sentences):
     assert [text[a:b] for a, b in rules.sentence_bounds(text)] == sentences
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("It raised the worst-group utility (3.20 to 3.90) and speed.", ["worst-group utility"]),
+    ("It moves that checkpoint from 84.0% to 8.0% here.", []),
+])
+def test_measured_value_spans(sentence, expected):
+    assert texts(sentence, rules.measured_value_spans(sentence)) == expected
