@@ -170,8 +170,9 @@ def find_mentions(doc, lexicon, model_version):
         for a, b in rules.proposal_spans(sentence, i in cued):
             name = sentence[a:b]
             if lexicon.lookup(name) is None:
-                candidates.append(_Candidate(s_start + a, s_start + b,
-                                             _proposal_type(sentence, a, b), name, "proposal"))
+                kind = "Method" if _ends_in_known_method(name, lexicon) \
+                    else _proposal_type(sentence, a, b)
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
         for a, b, kind in rules.definition_spans(sentence):
             phrase = sentence[a:b]
             if lexicon.lookup(phrase) is None:
@@ -353,6 +354,13 @@ def _suffix_type(phrase, lexicon):
         if entry is not None and entry.type in ("Method", "Task"):
             return entry.type
     return None
+
+
+def _ends_in_known_method(name, lexicon):
+    """Whether a several-word name ends in a known method ("Dudley GAN", "Cascading DQN")."""
+    head = name.rsplit(" ", 1)
+    entry = lexicon.lookup_as_written(head[1]) if len(head) == 2 else None
+    return entry is not None and entry.type == "Method"
 
 
 def _named_phrase_type(phrase):

@@ -300,10 +300,12 @@ def proposal_spans(sentence, triggered=True):
                 if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
                         trigger is _NAMING or _named_right_after(sentence, m.end(), t.start(),
                                                                  word)):
-                    end = t.start() + len(word)
+                    start, end = t.start(), t.start() + len(word)
                     if trigger is _NAMING and not is_name_shaped(word):
                         end = _TITLE_WORDS.match(sentence, end).end()
-                    spans.append((t.start(), end))
+                    elif trigger is not _NAMING:
+                        start = _capitalised_run_start(sentence, m.end(), start)
+                    spans.append((start, end))
                     break
     return sorted(set(spans))
 
@@ -314,6 +316,21 @@ _NAMING_LEAD = re.compile(r"\W*(?:(?:as|by|the|a|an)\s+\W*)?[^\s,;.]+")
 def _naming_window_end(sentence, start):
     """End of the word a naming trigger names (after "as", "by" or an article)."""
     return _NAMING_LEAD.match(sentence, start).end()
+
+
+#: A capitalised word before a name, maybe joined to it by a small word ("Approximations to").
+_TITLE_WORD_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) (?:(?:of|for|to|with|in|on|via) )?$")
+
+
+def _capitalised_run_start(sentence, lowest, start):
+    """Start of the capitalised words right before ``start`` (not before ``lowest``) that
+    belong to the name: "We introduce Biased TextRank" names Biased TextRank."""
+    while True:
+        prev = _TITLE_WORD_BEFORE.search(sentence, max(lowest, start - 40), start)
+        if not prev or prev.group(1) in _NON_NAMES or \
+                prev.group(1).lower() in _TASK_MODIFIER_STOP | _LEADING_FUNCTION_WORDS:
+            return start
+        start = prev.start(1)
 
 
 def _bracketed(sentence, start, end):

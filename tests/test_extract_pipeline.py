@@ -217,3 +217,9 @@ def test_a_coined_name_before_a_concept_head_is_not_a_method(nlp):
 ])
 def test_a_coined_name_is_typed_by_its_context_and_its_known_last_part(nlp, sentence, expected):
     assert expected in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+
+
+def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
+    doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
+    assert ("Method", "Dudley GAN", "proposed") in {
+        (m.type, m.canonical, m.role) for m in doc._.mentions}

@@ -25,6 +25,8 @@ def test_is_name_shaped(word, shaped):
     ("We use ResNet and train it.", []),
     ("We introduce Agon, which pits two models.", ["Agon"]),
     ("We also present results on the ADULT dataset.", []),
+    ("We introduce Biased TextRank, a ranker.", ["Biased TextRank"]),
+    ("We propose the FooNet model.", ["FooNet"]),
     ('It ignores so-called "fair gerrymandering" among groups (e.g., African-American).', []),
     ("A loss, denoted as FooLoss, helps.", ["FooLoss"]),
     ("We propose a model based on a GAN that finds relations (DiscoGAN).", ["DiscoGAN"]),
