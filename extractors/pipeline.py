@@ -365,8 +365,14 @@ def _ends_in_known_method(name, lexicon):
 
 def _named_phrase_type(phrase):
     """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric."""
+    if phrase.rsplit(" ", 1)[-1].lower() in _EVENT_HEADS:
+        return IGNORE  # "TextGraphs 2020 Shared Tasks", "ICML Workshop"
     kind = rules.phrase_type(phrase)
     return kind if kind in ("Dataset", "Benchmark", "Metric") else "Method"
+
+
+_EVENT_HEADS = {"task", "tasks", "workshop", "workshops", "conference", "track", "symposium",
+                "proceedings", "session", "meeting"}
 
 
 _METHOD_CUES = {"method", "methods", "framework", "approach", "algorithm", "model", "models",

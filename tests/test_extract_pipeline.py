@@ -223,3 +223,8 @@ def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
         (m.type, m.canonical, m.role) for m in doc._.mentions}
+
+
+def test_a_capitalised_event_name_is_no_method(nlp):
+    doc = nlp("We validate it on data of the Foo 2020 Shared Tasks and the Bar Workshop.")
+    assert not [m for m in doc._.mentions if m.type == "Method"]
