@@ -238,8 +238,13 @@ def _local_rule_candidates(text, lexicon, defined):
     for a, b, kind in rules.headed_name_spans(text):
         if lexicon.lookup(text[a:b]) is None:
             found.append(_Candidate(a, b, kind, text[a:b], "headed-name"))
+    long_forms = {name_key(c.long_form): c for c in defined.values() if c.long_form}
     for a, b in rules.title_case_spans(text):
-        if lexicon.lookup(text[a:b]) is None:
+        defined_as = long_forms.get(name_key(text[a:b]))
+        if defined_as is not None:  # the long form of an acronym defined in the abstract
+            found.append(_Candidate(a, b, defined_as.type, defined_as.canonical, "acronym-use",
+                                    defined_as.long_form, defined_as.entry))
+        elif lexicon.lookup(text[a:b]) is None:
             found.append(_Candidate(a, b, _named_phrase_type(text[a:b]), text[a:b],
                                     "title-case"))
     for a, b in rules.coined_name_spans(text):

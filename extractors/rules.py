@@ -22,7 +22,8 @@ METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", 
 #: Heads of named ideas that are not entities of the graph's typed kinds.
 CONCEPT_HEADS = {"hypothesis", "principle", "phenomenon", "effect", "law", "assumption",
                  "conjecture", "equality", "inequality", "theorem", "lemma", "property",
-                 "condition", "dilemma", "paradox", "view", "perspective", "regime"}
+                 "condition", "dilemma", "paradox", "view", "perspective", "regime",
+                 "ability", "abilities", "capability", "capabilities"}
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = {
     "detection", "estimation", "recognition", "classification", "segmentation",

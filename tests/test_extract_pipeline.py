@@ -228,3 +228,10 @@ def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
 def test_a_capitalised_event_name_is_no_method(nlp):
     doc = nlp("We validate it on data of the Foo 2020 Shared Tasks and the Bar Workshop.")
     assert not [m for m in doc._.mentions if m.type == "Method"]
+
+
+def test_a_capitalised_long_form_of_a_defined_acronym_is_the_acronym(nlp):
+    doc = nlp("We study event causality identification (ECI). We propose a reasoning framework "
+              "for Event Causality Identification, named FooECI.")
+    assert ("Task", "ECI") in {(m.type, m.canonical) for m in doc._.mentions}
+    assert "Event Causality Identification" not in {m.canonical for m in doc._.mentions}
