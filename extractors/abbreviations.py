@@ -118,9 +118,11 @@ def find_abbreviations(text):
             continue
         short_start = m.start(1) + m.group(1).index(short)
         limit = min(len(short) + 5, len(short) * 2)
+        words = _words_before(text, m.start())
+        comma = text.rfind(", ", 0, m.start())
+        clause = [w for w in words if w[1] > comma]
         # A long form may hold a comma ("Evidence-Grounded, Social-Weighted Panel (ESPP)").
-        for words in (_words_before(text, m.start()),
-                      _words_before(text, m.start(), cut_at_comma=False)):
+        for words in (clause, words) if len(clause) < len(words) else (clause,):
             window = words[-limit:]
             index = _long_form_index(short, window)
             if index is not None:
@@ -158,11 +160,9 @@ def _long_form_index(short, window):
     return index
 
 
-def _words_before(text, paren, cut_at_comma=True):
-    """(word, start) pairs of the clause before a parenthesis (stopping at ; : . etc., and
-    at a comma unless ``cut_at_comma`` is False)."""
-    stops = _CLAUSE_STOPS + (", ",) if cut_at_comma else _CLAUSE_STOPS
-    cut = max(text.rfind(p, 0, paren) for p in stops)
+def _words_before(text, paren):
+    """(word, start) pairs of the clause before a parenthesis (stopping at ; : . etc.)."""
+    cut = max(text.rfind(p, 0, paren) for p in _CLAUSE_STOPS)
     offset = cut + 1 if cut >= 0 else 0
     clause = text[offset:paren]
     words = []

@@ -137,6 +137,7 @@ _AND_PROPOSE = re.compile(r"and(?<!\wand) (?:then |further |also )?(?:propose|in
 _PROPOSALS = (_PROPOSE, _AND_PROPOSE)
 #: The naming triggers ("a method called X"), lowercase.
 NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
+_NAMING_WORD = re.compile("|".join(NAMING_WORDS))
 _NAMING = re.compile(word_start_ignorecase(
     {first: "|".join(word[1:] for word in NAMING_WORDS if word[0] == first)
      for first in dict.fromkeys(word[0] for word in NAMING_WORDS)}) + r"\s+")
@@ -161,10 +162,7 @@ def _may_name(text):
     >>> _may_name("We use X."), _may_name("A model, DUBBED X."), _may_name("coİned")
     (False, True, True)
     """
-    if not text.isascii():
-        return True
-    lowered = text.lower()
-    return any(word in lowered for word in NAMING_WORDS)
+    return not text.isascii() or _NAMING_WORD.search(text.lower()) is not None
 
 
 _APPOSITION_START = re.compile(
@@ -316,7 +314,8 @@ _NAMING_LEAD = re.compile(r"\W*(?:(?:as|by|the|a|an)\s+\W*)?[^\s,;.]+")
 
 def _naming_window_end(sentence, start):
     """End of the word a naming trigger names (after "as", "by" or an article)."""
-    return _NAMING_LEAD.match(sentence, start).end()
+    word = _NAMING_LEAD.match(sentence, start)
+    return word.end() if word else start
 
 
 #: A capitalised word before a name, maybe joined to it by a small word ("Approximations to").

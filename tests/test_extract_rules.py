@@ -29,6 +29,7 @@ def test_is_name_shaped(word, shaped):
     ("We propose the FooNet model.", ["FooNet"]),
     ('It ignores so-called "fair gerrymandering" among groups (e.g., African-American).', []),
     ("A loss, denoted as FooLoss, helps.", ["FooLoss"]),
+    ("It is what we named .", []),                      # a trigger with nothing after it
     ("We propose a model based on a GAN that finds relations (DiscoGAN).", ["DiscoGAN"]),
     ("We propose Bayesian, frequentist and other views.", []),
 ])
