@@ -26,7 +26,7 @@ from extractors.lexicon import IGNORE, load_lexicon, name_key, phrase_patterns
 from extractors.records import mention_from_fields
 from extractors.tokenizer import TEXT_KEY, ChunkCachingTokenizer
 from extractors.trie import trie_regex
-from extractors.workers import BATCH_SIZE, WorkerPool
+from extractors.workers import BATCH_SIZE, WorkerPool, failures_reported
 
 SPANS_KEY = "gazetteer"
 #: The lexical attributes a word of the vocabulary gets when first seen: the ones the
@@ -63,6 +63,8 @@ _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+
 
 if not Doc.has_extension("mentions"):
     Doc.set_extension("mentions", default=None)
+if not Doc.has_extension("extraction_error"):
+    Doc.set_extension("extraction_error", default=None)
 
 
 @Language.factory("paper_mentions", default_config={})
@@ -109,7 +111,11 @@ class PaperMentions:
             r"(?![\w\-])")
 
     def __call__(self, doc):
-        doc._.mentions = find_mentions(doc, self.lexicon, self.model_version)
+        try:
+            doc._.mentions = find_mentions(doc, self.lexicon, self.model_version)
+        except Exception as error:  # a bug on one abstract must not sink the whole build
+            doc._.mentions = []
+            doc._.extraction_error = f"{type(error).__name__}: {error}"
         return doc
 
 
@@ -582,20 +588,24 @@ def _is_proposed(c, sentence, offset):
 # ---------------------------------------------------------------- streaming
 
 def mentions_of_texts(nlp, texts):
-    """The mentions of each text, in order."""
-    return [doc._.mentions for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)]
+    """``(mentions, error)`` for each text, in order: ``error`` says why the extraction
+    failed on that text (its mentions are then empty), else it is None."""
+    return [(doc._.mentions, doc._.extraction_error)
+            for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)]
 
 
-def extract_mentions(records, *, workers=1, nlp=None):
+def extract_mentions(records, *, workers=1, nlp=None, problems=None):
     """Yield ``(record, [Mention, ...])`` for each record, in input order, streaming.
 
     With ``workers > 1`` a :class:`WorkerPool` does the work: each worker builds the
-    pipeline once and sends back only the compact mentions.
+    pipeline once and sends back only the compact mentions. A record the extractors fail
+    on yields no mentions, and ``problems`` (a list) receives a Problem naming it.
     """
     if workers > 1:
         with WorkerPool(workers) as pool:
-            yield from pool.extract(records)
+            yield from pool.extract(records, problems)
     else:
         records, nlp = iter(records), nlp or build_nlp()
         while batch := list(islice(records, BATCH_SIZE)):
-            yield from zip(batch, mentions_of_texts(nlp, [r.abstract for r in batch]))
+            found = mentions_of_texts(nlp, [r.abstract for r in batch])
+            yield from failures_reported(zip(batch, found), problems)

@@ -37,11 +37,18 @@ VENUE_FIELDS = ("venue", "journal", "booktitle")
 
 @dataclass(frozen=True)
 class Problem:
-    """A bad file or record: where it is and what to do about it."""
+    """A bad file or record: where it is and what to do about it. ``kept`` says the record
+    still landed (without what failed), rather than being skipped."""
 
     source: str
     line: int | None
     message: str
+    kept: bool = False
+
+    @property
+    def report(self):
+        """The one-line warning for the user."""
+        return str(self) if self.kept else f"skipped {self}"
 
     def __str__(self):
         where = f"{self.source}:{self.line}" if self.line else self.source

@@ -9,6 +9,8 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 
+from extractors.read import Problem
+
 #: Abstracts per batch handed to a worker (and per ``nlp.pipe`` batch).
 BATCH_SIZE = 256
 
@@ -28,6 +30,17 @@ def _extract_batch(texts):
     return mentions_of_texts(_NLP, texts)
 
 
+def failures_reported(extracted, problems):
+    """``(record, mentions)`` from ``(record, (mentions, error))``; a record whose
+    extraction failed keeps no mentions and gets a Problem in ``problems`` (a list)."""
+    for record, (mentions, error) in extracted:
+        if error is not None and problems is not None:
+            problems.append(Problem(record.source, record.line or None,
+                                    f"extraction failed ({error}); the paper is kept without "
+                                    "entities; please report this as a bug", kept=True))
+        yield record, mentions
+
+
 class WorkerPool:
     """Worker processes that each build the pipeline once, starting as the pool opens.
 
@@ -44,14 +57,15 @@ class WorkerPool:
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
 
-    def extract(self, records):
+    def extract(self, records, problems=None):
         """``(record, [Mention, ...])`` for each record, in input order, keeping at most two
         batches per worker in flight. The first batches are handed out at once, so the
-        caller can do other work before it reads the results."""
+        caller can do other work before it reads the results. ``problems`` receives the
+        records the extractors failed on (see :func:`failures_reported`)."""
         records, pending = iter(records), deque()
         while len(pending) < self.workers * 2 and self._submit(records, pending):
             pass
-        return self._results(records, pending)
+        return failures_reported(self._results(records, pending), problems)
 
     def _submit(self, records, pending):
         batch = list(islice(records, BATCH_SIZE))

@@ -115,9 +115,10 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     if pool is None:
         from extractors.pipeline import extract_mentions  # spaCy loads only when needed
 
-        extracted = extract_mentions((r for _, r in to_extract), workers=workers)
+        extracted = extract_mentions((r for _, r in to_extract), workers=workers,
+                                     problems=problems)
     else:
-        extracted = pool.extract(r for _, r in to_extract)
+        extracted = pool.extract((r for _, r in to_extract), problems)
         # While the workers extract: resolve the papers already here.
         fresh = set(keys)
         resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])

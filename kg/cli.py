@@ -60,13 +60,14 @@ def _build(args, output, pool):
                       workers=args.workers, reingest=args.reingest, progress=progress,
                       strict=args.strict, pool=pool)
     for problem in report.problems:
-        warn(f"skipped {problem}")
+        warn(problem.report)
     if args.quiet:
         return 0, G
     print(format_stats(graph_stats(G, top=5)))
     print(f"\nRead {report.records:,} records: {report.new_papers:,} new papers, "
           f"{report.updated_papers:,} re-ingested, {report.known_papers:,} already in the graph, "
-          f"{report.duplicates:,} duplicates; {len(report.problems):,} skipped "
+          f"{report.duplicates:,} duplicates; "
+          f"{sum(not p.kept for p in report.problems):,} skipped "
           f"({report.seconds:.1f} s).")
     print(f"Graph saved to {os.path.abspath(report.graph_path)}")
     return 0, G
@@ -93,7 +94,7 @@ def cmd_extract(args):
     count = extract_to_jsonl(args.inputs, args.output, format=args.format,
                              workers=args.workers, problems=problems)
     for problem in problems:
-        warn(f"skipped {problem}")
+        warn(problem.report)
     if not args.quiet:
         print(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
     return 0

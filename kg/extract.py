@@ -40,7 +40,7 @@ def extract_records(inputs, *, format=None, workers=1, problems=None):
     """(record, resolved mentions) for every paper of the inputs, in input order."""
     problems = [] if problems is None else problems
     records = read_listings(inputs, format=format, problems=problems)
-    pairs = list(extract_mentions(records, workers=workers))
+    pairs = list(extract_mentions(records, workers=workers, problems=problems))
     if not pairs:
         detail = f": {problems[0]}" if problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")

@@ -182,3 +182,30 @@ def test_coauthor_counts_follow_a_reingested_author_list(tmp_path):
     full, _ = build([str(first), str(second)], str(tmp_path / "full.kg"))
     assert counts == {full.nodes[a]["name"]: full.nodes[a]["coauthors"]
                       for a, kind in full.nodes(data="kind") if kind == S.AUTHOR}
+
+
+def test_a_paper_the_extractors_fail_on_lands_without_entities_and_is_reported(
+        tmp_path, monkeypatch):
+    from extractors import pipeline
+
+    real = pipeline.find_mentions
+    monkeypatch.setattr(pipeline, "find_mentions", lambda doc, *args: (
+        1 / 0 if "MNLI" in doc.user_data["text"] else real(doc, *args)))
+    listing = tmp_path / "a.jsonl"
+    listing.write_text(json.dumps({"abstract": ABSTRACT}) + "\n" +
+                       json.dumps({"abstract": "Another abstract about MNLI."}) + "\n")
+    G, report = build_graph([listing])
+    assert sum(1 for _, k in G.nodes(data="kind") if k == S.PAPER) == 2
+    assert [str(p) for p in report.problems] == [
+        "a.jsonl:2: extraction failed (ZeroDivisionError: division by zero); the paper is "
+        "kept without entities; please report this as a bug"]
+    assert any(k == S.DATASET and G.nodes[n]["name"] == "CIFAR-10"
+               for n, k in G.nodes(data="kind"))
+
+
+def test_a_failed_extraction_is_a_kept_problem_not_a_skipped_record():
+    from extractors.read import Problem
+
+    assert Problem("a.txt", 3, "bad line").report == "skipped a.txt:3: bad line"
+    assert Problem("a.txt", 3, "extraction failed", kept=True).report == \
+        "a.txt:3: extraction failed"

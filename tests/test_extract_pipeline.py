@@ -235,3 +235,25 @@ def test_a_capitalised_long_form_of_a_defined_acronym_is_the_acronym(nlp):
               "for Event Causality Identification, named FooECI.")
     assert ("Task", "ECI") in {(m.type, m.canonical) for m in doc._.mentions}
     assert "Event Causality Identification" not in {m.canonical for m in doc._.mentions}
+
+
+def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monkeypatch):
+    from extractors import pipeline
+
+    real = pipeline.find_mentions
+
+    def failing_on_boom(doc, *args):
+        if "BOOM" in doc.user_data["text"]:
+            raise ValueError("a rule broke")
+        return real(doc, *args)
+
+    monkeypatch.setattr(pipeline, "find_mentions", failing_on_boom)
+    records = [PaperRecord(abstract="We fine-tune BERT.", source="a.txt", index=0, line=3),
+               PaperRecord(abstract="BOOM: we fine-tune GPT-4.", source="a.txt", index=1, line=9),
+               PaperRecord(abstract="We train a ResNet.", source="a.txt", index=2, line=15)]
+    problems = []
+    found = [[m.canonical for m in ms] for _, ms in extract_mentions(records, problems=problems)]
+    assert found[0] == ["BERT"] and found[1] == [] and found[2] == ["ResNet"]
+    assert [str(p) for p in problems] == [
+        "a.txt:9: extraction failed (ValueError: a rule broke); the paper is kept without "
+        "entities; please report this as a bug"]
