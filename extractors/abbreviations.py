@@ -121,10 +121,14 @@ def find_abbreviations(text):
         words = _words_before(text, m.start())
         comma = text.rfind(", ", 0, m.start())
         clause = [w for w in words if w[1] > comma]
-        # A long form may hold a comma ("Evidence-Grounded, Social-Weighted Panel (ESPP)").
+        # A long form may hold a comma ("Evidence-Grounded, Social-Weighted Panel (ESPP)")
+        # when its words before the comma are capitalised.
         for words in (clause, words) if len(clause) < len(words) else (clause,):
             window = words[-limit:]
             index = _long_form_index(short, window)
+            if index is not None and words is not clause and not all(
+                    w[:1].isupper() for w, start in window[index:] if start < comma):
+                index = None
             if index is not None:
                 break
         if index is None:
