@@ -195,8 +195,31 @@ def find_mentions(doc, lexicon, model_version):
         for start, end in _occurrences(text, short):
             candidates.append(_Candidate(start, end, cand.type, cand.canonical,
                                          "acronym-use", cand.long_form, cand.entry))
-    chosen = _cap_task_phrases(_select(_without_named_suffixes(text, candidates)))
+    chosen = _cap_task_phrases(_typed_like_list_neighbours(
+        text, _select(_without_named_suffixes(text, candidates))))
     return _mentions(text, chosen, sent_starts, sent_ends)
+
+
+_LIST_GAP = re.compile(r",? (?:and |or |& )?|, ")
+_COLLECTIONS = ("Dataset", "Benchmark")
+
+
+def _typed_like_list_neighbours(text, chosen):
+    """Coined names typed Method for want of a cue become Datasets/Benchmarks when they
+    stand in a list of them ("VUA-18, VUA-20, MOH-X, and TroFi"), unless a name the rules
+    know as a method is in the list too ("CART, ID3, C4, MARS")."""
+    run = chosen[:1]
+    for c in chosen[1:] + [None]:
+        if c is not None and _LIST_GAP.fullmatch(text, run[-1].end, c.start):
+            run.append(c)
+            continue
+        kinds = [m.type for m in run if m.type in _COLLECTIONS]
+        if kinds and not any(m.type == "Method" and m.rule != "coined-name" for m in run):
+            for m in run:
+                if m.type == "Method":
+                    m.type = kinds[0]
+        run = [c]
+    return chosen
 
 
 def _without_named_suffixes(text, candidates):
@@ -420,6 +443,33 @@ def _coined_type(text, start, end, lexicon):
 
 
 _LOWER_WORDS = re.compile(r"[a-z\-]+")
+_ARTICLES = {"a", "an", "the"}
+#: Words after a name that start another phrase ("X on the Y benchmark").
+_PHRASE_STOPS = {"on", "in", "with", "for", "from", "by", "of", "than", "over", "against",
+                 "across", "at", "via", "using"}
+
+
+def _words_of_its_phrase(after):
+    """Up to four lowercase words after a name, articles aside, up to a preposition or to
+    "and a(n) ...", which start another phrase ("X on the Y benchmark", "X and a framework";
+    not "X and the Y datasets").
+
+    >>> _words_of_its_phrase(", a large-scale media interview dataset of talks")
+    ['large-scale', 'media', 'interview', 'dataset']
+    >>> _words_of_its_phrase(" and a dialogue framework"), _words_of_its_phrase(" and Y datasets")
+    ([], ['and', 'y', 'datasets'])
+    """
+    words = []
+    for w in _LOWER_WORDS.findall(after.lower()):
+        if w in _PHRASE_STOPS or len(words) == 4:
+            break
+        if w in _ARTICLES:
+            if words and words[-1] in ("and", "or") and w != "the":
+                words.pop()
+                break
+            continue
+        words.append(w)
+    return words
 
 
 def _proposal_type(sentence, start, end):
@@ -427,7 +477,7 @@ def _proposal_type(sentence, start, end):
     after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
     a method word comes first ("X, a method for dataset distillation"); Task for "a task
     called X", Concept for "X Conjecture"; else Method."""
-    after = _LOWER_WORDS.findall(sentence[end:end + 60].lower())[:4]
+    after = _words_of_its_phrase(sentence[end:end + 70])
     before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
     if after and after[0] in rules.CONCEPT_HEADS and sentence[end:end + 1] == " ":
         return "Concept"

@@ -257,3 +257,15 @@ def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monk
     assert [str(p) for p in problems] == [
         "a.txt:9: extraction failed (ValueError: a rule broke); the paper is kept without "
         "entities; please report this as a bug"]
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("It wins on four benchmark datasets, i.e., VUA-18, VUA-20, MOH-X, and TroFi.",
+     {("Dataset", "TroFi")}),
+    ("It is used in several methods, including CART, ID3, C4, MARS, and others.",
+     {("Method", "ID3"), ("Method", "MARS")}),
+    ("This paper introduces MediaSum, a large-scale media interview dataset.",
+     {("Dataset", "MediaSum")}),
+])
+def test_a_coined_name_in_a_list_of_datasets_is_a_dataset(nlp, sentence, expected):
+    assert expected <= {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
