@@ -210,7 +210,8 @@ def _typed_like_list_neighbours(text, chosen):
     know as a method is in the list too ("CART, ID3, C4, MARS")."""
     run = chosen[:1]
     for c in chosen[1:] + [None]:
-        if c is not None and _LIST_GAP.fullmatch(text, run[-1].end, c.start):
+        if c is not None and c.start - run[-1].end <= 6 and \
+                _LIST_GAP.fullmatch(text, run[-1].end, c.start):
             run.append(c)
             continue
         kinds = [m.type for m in run if m.type in _COLLECTIONS]
