@@ -27,6 +27,18 @@ def test_acronym_defined_once_resolves_bare_uses_elsewhere():
     assert [(m.type, m.canonical) for m in resolved["p3"]] == [("Task", "foo bar zap")]
 
 
+def test_a_definition_elsewhere_does_not_retype_a_name_the_lexicon_knows():
+    items = [
+        ("p1", [mention("Concept", "Cable News Network", "CNN", rule="abbreviation",
+                        long_form="Cable News Network")]),
+        ("p2", [mention("Method", "CNN", "CNN", rule="lexicon")]),
+        ("p3", [mention("Method", "CNN", "CNN", rule="coined-name")]),
+    ]
+    resolved = by_paper(resolve_corpus(items))
+    assert resolved["p2"] == {("Method", "CNN")}
+    assert resolved["p3"] == {("Concept", "CNN")}
+
+
 def test_long_form_alone_resolves_to_the_acronym_of_the_same_type():
     items = [
         ("p1", [mention("Method", "Foo Bar Zap", "FBZ", rule="abbreviation",
