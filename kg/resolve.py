@@ -193,15 +193,16 @@ def _renamed(m, names, long_forms):
     return _replace(m, canonical=canonical, long_form=long_form)
 
 
-#: Rules whose mentions the lexicon named: another abstract's definition does not retype
-#: them ("Cable News Network (CNN)" in one abstract leaves the CNN of the others a Method).
+#: Rules whose mentions the lexicon named: other abstracts' definitions neither retype nor
+#: rename them ("Cable News Network (CNN)" in one abstract leaves the CNN of the others a
+#: Method; "Relation Learning (RL)" leaves "reinforcement learning (RL)" the RL Method).
 KNOWN_RULES = frozenset({"lexicon", "abbreviation+lexicon", "model-version"})
 
 
 def _resolve_mention(m, unique, ambiguous, long_to_short):
     """One mention with its corpus-wide name, type and long form."""
     if m.long_form:
-        if m.canonical in ambiguous:
+        if m.canonical in ambiguous and m.rule not in KNOWN_RULES:
             return _replace(m, canonical=f"{m.canonical} ({m.long_form})")
         return m
     if m.canonical in unique and m.rule not in KNOWN_RULES:

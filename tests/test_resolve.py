@@ -39,6 +39,20 @@ def test_a_definition_elsewhere_does_not_retype_a_name_the_lexicon_knows():
     assert resolved["p3"] == {("Concept", "CNN")}
 
 
+def test_ambiguous_definitions_elsewhere_do_not_rename_a_known_acronym():
+    items = [
+        ("p1", [mention("Method", "Relation Learning", "RL", rule="abbreviation",
+                        long_form="Relation Learning")]),
+        ("p2", [mention("Method", "Robust Learning", "RL", rule="abbreviation",
+                        long_form="Robust Learning")]),
+        ("p3", [mention("Method", "reinforcement learning", "RL", rule="abbreviation+lexicon",
+                        long_form="reinforcement learning")]),
+    ]
+    resolved = by_paper(resolve_corpus(items))
+    assert resolved["p1"] == {("Method", "RL (Relation Learning)")}
+    assert resolved["p3"] == {("Method", "RL")}
+
+
 def test_long_form_alone_resolves_to_the_acronym_of_the_same_type():
     items = [
         ("p1", [mention("Method", "Foo Bar Zap", "FBZ", rule="abbreviation",
