@@ -13,7 +13,7 @@ from extractors.workers import WorkerPool
 from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
-from kg.resolve import Resolution, resolve_corpus
+from kg.resolve import Resolution, resolve_corpus, unify_collection_kinds
 from kg.store import load_graph, load_mentions, paused_gc, save_graph
 
 
@@ -86,7 +86,7 @@ def assemble_mentions(G, mentions, *, resolution=None):
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
     resolved = resolve_corpus(mentions.items()) if resolution is None else resolution.items
-    kgraph.add_entity_layer(G, sorted(resolved))
+    kgraph.add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
 
 
 def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,

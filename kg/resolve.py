@@ -174,6 +174,36 @@ class Resolution:
             for m in self._raw[i][1])}
 
 
+def unify_collection_kinds(items):
+    """``[(paper key, [Mention])]`` with each name the corpus calls both a Dataset and a
+    Benchmark given the kind most of its papers give it (ties: Benchmark), so that the
+    graph has one MNIST node. Extraction records keep the kind their own text gives.
+
+    >>> from extractors.records import Mention
+    >>> def m(kind):
+    ...     return Mention(type=kind, text="MNIST", canonical="MNIST", start=0, end=5,
+    ...                    sentence="", rule="lexicon", score=0.9)
+    >>> items = [("p1", [m("Dataset")]), ("p2", [m("Dataset")]), ("p3", [m("Benchmark")])]
+    >>> [ms[0].type for _, ms in unify_collection_kinds(items)]
+    ['Dataset', 'Dataset', 'Dataset']
+    """
+    votes = defaultdict(Counter)
+    for _, mentions in items:
+        for key, kind in {(name_key(m.canonical), m.type) for m in mentions
+                          if m.type in _COLLECTIONS}:
+            votes[key][kind] += 1
+    kind_of = {key: _most_common(counts) for key, counts in votes.items() if len(counts) > 1}
+    if not kind_of:
+        return items
+    return [(paper, [m if m.type not in _COLLECTIONS or
+                     kind_of.get(name_key(m.canonical), m.type) == m.type
+                     else _replace(m, type=kind_of[name_key(m.canonical)]) for m in mentions])
+            for paper, mentions in items]
+
+
+_COLLECTIONS = ("Dataset", "Benchmark")
+
+
 def _uncount(groups, group, value):
     """Take one ``value`` off ``groups[group]``, dropping what reaches zero."""
     counts = groups[group]
