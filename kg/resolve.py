@@ -12,11 +12,31 @@ from functools import lru_cache
 
 from extractors.lexicon import name_key
 from extractors.records import mention_from_fields
+from extractors.rules import singular
 
 
 def _replace(m, **changes):
     """``dataclasses.replace`` for a Mention, seven times faster."""
     return mention_from_fields({**m.__dict__, **changes})
+
+
+@lru_cache(maxsize=1 << 16)
+def entity_name_key(canonical):
+    """The key under which names are one entity: :func:`name_key` of the name with its last
+    word singular ("multi-armed bandits", "SPNs", "Toronto Faces"); an all-capital word
+    keeps its S ("CLUES" is not CLUE, "MCTS" not MCT).
+
+    >>> entity_name_key("Multi-armed bandits") == entity_name_key("multi-armed bandit")
+    True
+    >>> entity_name_key("SPNs") == entity_name_key("SPN"), entity_name_key("CLUES")
+    (True, 'clues')
+    """
+    head, _, last = canonical.rpartition(" ")
+    if len(last) > 2 and last[-1] == "s" and last[-2].isupper():
+        last = last[:-1]
+    elif not last.isupper():
+        last = singular(last.lower())
+    return name_key(f"{head} {last}" if head else last)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -107,7 +127,7 @@ class Resolution:
         return the (type, name key) groups they fall in."""
         names, forms, groups = self._names, self._forms, set()
         for m in mentions:
-            group = (m.type, name_key(m.canonical))
+            group = (m.type, entity_name_key(m.canonical))
             groups.add(group)
             if step > 0:
                 names[group][m.canonical] += 1
@@ -186,19 +206,28 @@ def unify_collection_kinds(items):
     >>> items = [("p1", [m("Dataset")]), ("p2", [m("Dataset")]), ("p3", [m("Benchmark")])]
     >>> [ms[0].type for _, ms in unify_collection_kinds(items)]
     ['Dataset', 'Dataset', 'Dataset']
+
+    The display name is the one most of its papers use.
     """
-    votes = defaultdict(Counter)
+    kinds, names = defaultdict(Counter), defaultdict(Counter)
     for _, mentions in items:
-        for key, kind in {(name_key(m.canonical), m.type) for m in mentions
-                          if m.type in _COLLECTIONS}:
-            votes[key][kind] += 1
-    kind_of = {key: _most_common(counts) for key, counts in votes.items() if len(counts) > 1}
-    if not kind_of:
+        for key, kind, name in {(entity_name_key(m.canonical), m.type, m.canonical)
+                                for m in mentions if m.type in _COLLECTIONS}:
+            kinds[key][kind] += 1
+            names[key][name] += 1
+    one = {key: (_most_common(counts), _most_common(names[key]))
+           for key, counts in kinds.items() if len(counts) > 1}
+    if not one:
         return items
-    return [(paper, [m if m.type not in _COLLECTIONS or
-                     kind_of.get(name_key(m.canonical), m.type) == m.type
-                     else _replace(m, type=kind_of[name_key(m.canonical)]) for m in mentions])
-            for paper, mentions in items]
+    return [(paper, [_as_one(m, one) for m in mentions]) for paper, mentions in items]
+
+
+def _as_one(m, one):
+    """``m`` with the kind and display name of its collection in ``one``, if it has one."""
+    kind, name = one.get(entity_name_key(m.canonical), (m.type, m.canonical)) \
+        if m.type in _COLLECTIONS else (m.type, m.canonical)
+    return m if (kind, name) == (m.type, m.canonical) else _replace(m, type=kind,
+                                                                    canonical=name)
 
 
 _COLLECTIONS = ("Dataset", "Benchmark")
@@ -216,7 +245,7 @@ def _uncount(groups, group, value):
 
 def _renamed(m, names, long_forms):
     """``m`` with its entity's corpus-wide display name and long form (itself if unchanged)."""
-    k = (m.type, name_key(m.canonical))
+    k = (m.type, entity_name_key(m.canonical))
     canonical, long_form = names.get(k, m.canonical), long_forms.get(k, m.long_form)
     if canonical == m.canonical and long_form == m.long_form:
         return m
@@ -250,7 +279,7 @@ def _merge(mentions):
     """Merge mentions of one paper that name the same (type, canonical): first one wins."""
     seen, out = {}, []
     for m in mentions:
-        k = (m.type, name_key(m.canonical))
+        k = (m.type, entity_name_key(m.canonical))
         if k in seen:
             first = out[seen[k]]
             aliases = set(first.aliases) | set(m.aliases) | ({m.text} - {first.canonical})

@@ -211,11 +211,11 @@ def test_a_failed_extraction_is_a_kept_problem_not_a_skipped_record():
         "a.txt:3: extraction failed"
 
 
-def test_a_name_called_dataset_and_benchmark_is_one_node_of_its_majority_kind(tmp_path):
+def test_a_name_called_dataset_and_benchmark_is_one_node_of_its_majority_kind_and_name(tmp_path):
     listing = tmp_path / "a.jsonl"
     listing.write_text("".join(json.dumps({"abstract": text}) + "\n" for text in (
         "We train a ResNet on the FooSet dataset.", "We fine-tune BERT on the FooSet dataset.",
-        "We evaluate GPT-4 on the FooSet benchmark.")))
+        "We evaluate GPT-4 on the Foo-Set benchmark.")))
     G, _ = build_graph([listing])
     nodes = [(k, a["name"]) for n, a in G.nodes(data=True) if (k := a["kind"]) in
              (S.DATASET, S.BENCHMARK)]
