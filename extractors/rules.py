@@ -648,13 +648,23 @@ def task_spans(sentence):
                     words[head][0].lower() not in TASK_HEADS or \
                     words[head][0].lower() in _NOT_TASK_NAMES:
                 continue
-            if first < head or (first == head and words[head][0].lower() in TASK_HEADS):
+            if first < head or (first == head and words[head][0].lower() in TASK_HEADS and
+                                words[head][0].lower() not in _BARE_GENERIC_HEADS):
                 found.append((words[first][1], words[head][2], True))
         elif first < head and not _modifies_next(sentence, m.end()):
             found.append((words[first][1], m.end(), False))
     return _outermost(found)
 
 
+#: Task heads that alone, as in "generation tasks", name no task one could share with
+#: another paper ("classification", "translation" and "reasoning tasks" still do).
+_BARE_GENERIC_HEADS = {
+    "prediction", "generation", "estimation", "detection", "recognition", "understanding",
+    "matching", "labeling", "labelling", "control", "localization", "localisation",
+    "extraction", "selection", "completion", "reconstruction", "synthesis", "identification",
+    "verification", "editing", "adaptation", "mining", "discovery", "grounding", "linking",
+    "correction", "recovery", "communication", "steering", "acceleration", "robustness",
+    "mitigation", "defense", "defence"}
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
 _TASK_WORD = re.compile(r"(?<![a-z])" + trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])")
