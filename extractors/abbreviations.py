@@ -123,10 +123,10 @@ def find_abbreviations(text):
         clause = [w for w in words if w[1] > comma]
         # A long form may hold a comma ("Evidence-Grounded, Social-Weighted Panel (ESPP)")
         # when its words before the comma are capitalised.
-        for words in (clause, words) if len(clause) < len(words) else (clause,):
-            window = words[-limit:]
+        for candidates in (clause, words) if len(clause) < len(words) else (clause,):
+            window = candidates[-limit:]
             index = _long_form_index(short, window)
-            if index is not None and words is not clause and not all(
+            if index is not None and candidates is not clause and not all(
                     w[:1].isupper() for w, start in window[index:] if start < comma):
                 index = None
             if index is not None:
@@ -151,6 +151,7 @@ def find_abbreviations(text):
 
 
 def _capitals(word):
+    """How many capital letters ``word`` holds."""
     return sum(c.isupper() for c in word)
 
 

@@ -399,7 +399,8 @@ def _ends_in_known_method(name, lexicon):
 
 
 def _named_phrase_type(phrase):
-    """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric."""
+    """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric, or
+    says it is an event (IGNORE: "Shared Tasks", "Workshop")."""
     if phrase.rsplit(" ", 1)[-1].lower() in _EVENT_HEADS:
         return IGNORE  # "TextGraphs 2020 Shared Tasks", "ICML Workshop"
     kind = rules.phrase_type(phrase)

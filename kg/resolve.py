@@ -13,6 +13,7 @@ from functools import lru_cache
 from extractors.lexicon import name_key
 from extractors.records import mention_from_fields
 from extractors.rules import singular
+from kg.schema import BENCHMARK, DATASET
 
 
 def _replace(m, **changes):
@@ -226,11 +227,12 @@ def _as_one(m, one):
     """``m`` with the kind and display name of its collection in ``one``, if it has one."""
     kind, name = one.get(entity_name_key(m.canonical), (m.type, m.canonical)) \
         if m.type in _COLLECTIONS else (m.type, m.canonical)
-    return m if (kind, name) == (m.type, m.canonical) else _replace(m, type=kind,
-                                                                    canonical=name)
+    if (kind, name) == (m.type, m.canonical):
+        return m
+    return _replace(m, type=kind, canonical=name)
 
 
-_COLLECTIONS = ("Dataset", "Benchmark")
+_COLLECTIONS = (DATASET, BENCHMARK)
 
 
 def _uncount(groups, group, value):
