@@ -151,6 +151,29 @@ def is_cased(name):
     return any(c.isupper() for c in letters[1:]) and len(letters) <= 6
 
 
+def plural(phrase):
+    """The plural of a phrase's last word ("convergence rate" -> "convergence rates").
+
+    >>> plural("convergence rate"), plural("Gaussian process"), plural("recommender policy")
+    ('convergence rates', 'Gaussian processes', 'recommender policies')
+    """
+    if phrase.endswith(("s", "x", "ch", "sh")):
+        return phrase + "es"
+    if phrase.endswith("y") and phrase[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return phrase[:-1] + "ies"
+    return phrase + "s"
+
+
+def _pluralisable(name):
+    """A lowercase-ending name of several words (one word alone may be a verb: "recall",
+    "scores"; an acronym's plural is matched as such)."""
+    last = name.replace("-", " ").rsplit(" ", 1)
+    word = last[-1]
+    return len(last) == 2 and word.isalpha() and word.islower() and \
+        not word.endswith(("ing", "ed", "ness")) and (not word.endswith("s") or
+                                                      word.endswith("ss"))
+
+
 def phrase_patterns(lexicon):
     """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
     pattern's id is the entry's canonical name."""
@@ -158,6 +181,7 @@ def phrase_patterns(lexicon):
     for entry in lexicon.entries.values():
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}
+            variants |= {plural(v) for v in variants if _pluralisable(v)}
             for variant in variants:
                 target = cased if entry.cased or is_cased(variant) else lower
                 key = (variant if target is cased else variant.lower(), target is cased)

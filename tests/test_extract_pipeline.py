@@ -269,3 +269,10 @@ def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monk
 ])
 def test_a_coined_name_in_a_list_of_datasets_is_a_dataset(nlp, sentence, expected):
     assert expected <= {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+
+
+def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
+    doc = nlp("We prove fast convergence rates and compare Laplace approximations; "
+              "the model recalls facts and scores well.")
+    assert {(m.type, m.canonical) for m in doc._.mentions} == {
+        ("Metric", "convergence rate"), ("Method", "Laplace approximation")}
