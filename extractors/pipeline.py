@@ -284,7 +284,7 @@ def _local_rule_candidates(text, lexicon, defined):
             found.extend(_slash_part_candidates(text, a, name, lexicon, defined))
         elif entry is not None:
             found.append(_Candidate(a, b, entry.type, entry.canonical, "lexicon", entry=entry))
-        elif name not in defined:
+        elif name not in defined and not rules.is_acronym_marked(name):
             found.append(_Candidate(a, b, _coined_type(text, a, b, lexicon), name,
                                     "coined-name"))
     for a, b in rules.measured_value_spans(text):
@@ -367,9 +367,18 @@ def _abbreviation_candidate(abbr, text, lexicon):
                           "abbreviation+lexicon", text[start:abbr.long_end], entry)
     kind = _apposition_type(text, abbr.short_end) or _suffix_type(abbr.long, lexicon) or \
         rules.phrase_type(abbr.long)
+    if kind == "Concept" and _proposed_here(text, abbr.long_start) and \
+            rules.head_words(abbr.long)[-1].lower() not in rules.CONCEPT_HEADS:
+        kind = "Method"  # "We propose agent skill induction (ASI)"; not "... Hypothesis (BRH)"
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+
+
+def _proposed_here(text, start):
+    """Whether ``start`` follows a "we propose/introduce" trigger in its sentence."""
+    sentence_start = text.rfind(". ", 0, start) + 2 if ". " in text[:start] else 0
+    return rules.is_proposal_context(text[sentence_start:start + 1], start - sentence_start)
 
 
 def _spells(entry, long_form):
@@ -478,7 +487,10 @@ def _proposal_type(sentence, start, end):
     """Dataset/Benchmark/Metric when the words around a proposed name say so (four words
     after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
     a method word comes first ("X, a method for dataset distillation"); Task for "a task
-    called X", Concept for "X Conjecture"; else Method."""
+    called X", Concept for "X Conjecture"; Benchmark for a name ending in "bench"; else
+    Method."""
+    if sentence[start:end].lower().endswith("bench"):
+        return "Benchmark"  # SPIN-Bench, SWE-bench
     after = _words_of_its_phrase(sentence[end:end + 70])
     before = _LOWER_WORDS.findall(sentence[max(0, start - 50):start].lower())[-5:]
     if after and after[0] in rules.CONCEPT_HEADS and sentence[end:end + 1] == " ":

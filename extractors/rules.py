@@ -253,6 +253,19 @@ def is_name_shaped(word):
 
 
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
+_ACRONYM_MARKED = re.compile(r"[a-z]{2,}[A-Z][a-z]*")
+
+
+def is_acronym_marked(word):
+    """Whether a word's one capital marks a letter of an acronym ("with guIded REwrite"),
+    rather than the word being a name: one capital inside a lowercase word, not after a
+    single letter ("iNaturalist", "iGibson" are names). Known names ("celebA") are looked
+    up before this is asked.
+
+    >>> is_acronym_marked("guIded"), is_acronym_marked("iNaturalist"), is_acronym_marked("GPstruct")
+    (True, False, False)
+    """
+    return _ACRONYM_MARKED.fullmatch(word) is not None
 #: Two sentences glued by a missing space ("synergy.We").
 _GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
 #: Math whose LaTeX backslashes were lost on the way ("sqrtT", "mathcalO", "frac1T").

@@ -276,3 +276,16 @@ def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
               "the model recalls facts and scores well.")
     assert {(m.type, m.canonical) for m in doc._.mentions} == {
         ("Metric", "convergence rate"), ("Method", "Laplace approximation")}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("We propose agent skill induction (ASI), which lets agents adapt.",
+     [("Method", "ASI", "proposed")]),
+    ("Prior work used agent skill induction (ASI).", []),
+    ("We present FOO-Bench, a multi-domain evaluation.", [("Benchmark", "FOO-Bench", "proposed")]),
+    ("We propose REWIRE, a method that rewrites with guIded edits.",
+     [("Method", "REWIRE", "proposed")]),
+])
+def test_proposed_names_and_acronym_spelling_words(nlp, sentence, expected):
+    assert [(m.type, m.canonical, m.role) for m in nlp(sentence)._.mentions
+            if m.type != "Concept"] == expected
