@@ -262,10 +262,12 @@ def is_acronym_marked(word):
     single letter ("iNaturalist", "iGibson" are names). Known names ("celebA") are looked
     up before this is asked.
 
-    >>> is_acronym_marked("guIded"), is_acronym_marked("iNaturalist"), is_acronym_marked("GPstruct")
-    (True, False, False)
+    >>> [is_acronym_marked(w) for w in ("guIded", "iNaturalist", "GPstruct")]
+    [True, False, False]
     """
     return _ACRONYM_MARKED.fullmatch(word) is not None
+
+
 #: Two sentences glued by a missing space ("synergy.We").
 _GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
 #: Math whose LaTeX backslashes were lost on the way ("sqrtT", "mathcalO", "frac1T").
