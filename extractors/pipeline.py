@@ -367,18 +367,19 @@ def _abbreviation_candidate(abbr, text, lexicon):
                           "abbreviation+lexicon", text[start:abbr.long_end], entry)
     kind = _apposition_type(text, abbr.short_end) or _suffix_type(abbr.long, lexicon) or \
         rules.phrase_type(abbr.long)
-    if kind == "Concept" and _proposed_here(text, abbr.long_start) and \
-            rules.head_words(abbr.long)[-1].lower() not in rules.CONCEPT_HEADS:
+    if kind == "Concept" and rules.head_words(abbr.long)[-1].lower() not in \
+            rules.CONCEPT_HEADS and (rules.introduced_here(text, abbr.long_start) or
+                                     _method_word_after(text, abbr.short_end)):
         kind = "Method"  # "We propose agent skill induction (ASI)"; not "... Hypothesis (BRH)"
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
 
 
-def _proposed_here(text, start):
-    """Whether ``start`` follows a "we propose/introduce" trigger in its sentence."""
-    sentence_start = text.rfind(". ", 0, start) + 2 if ". " in text[:start] else 0
-    return rules.is_proposal_context(text[sentence_start:start + 1], start - sentence_start)
+def _method_word_after(text, end):
+    """Whether a method word follows a bracketed acronym: "Tree-of-Question (ToQ) method"."""
+    m = _HEAD_AFTER.match(text, end)
+    return m is not None and m.group(1) in _METHOD_CUES
 
 
 def _spells(entry, long_form):
@@ -423,7 +424,7 @@ _EVENT_HEADS = {"task", "tasks", "workshop", "workshops", "conference", "track",
 _METHOD_CUES = {"method", "methods", "framework", "approach", "algorithm", "model", "models",
                 "technique", "architecture", "system", "pipeline", "strategy", "agent",
                 "paradigm", "training", "recipe", "loss", "objective", "module", "mechanism",
-                "network", "scheme"}
+                "network", "scheme", "methodology"}
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
 _TASK_CUES = {"task", "tasks", "problem"}
 

@@ -179,7 +179,7 @@ _INTRODUCING_APPOSITION = re.compile(
 _OUR_OWN_BEFORE = re.compile(
     r"\b[Oo]ur (?:new |novel |proposed )?(?:approach|method|framework|model|algorithm|system|"
     r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$"
-    r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+: $")
+    r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+[:,] $")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: Tokens that may be coined names: a capital or digit after the first character.
 _NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
@@ -390,6 +390,9 @@ def is_proposal_context(sentence, start):
     >>> s = "It uses two novel loss functions: FooLoss and BarLoss."
     >>> is_proposal_context(s, s.index("FooLoss"))
     True
+    >>> s = "We introduce a novel framework, Topology-of-Thought (ToT), for QA."
+    >>> is_proposal_context(s, s.index("Topology"))
+    True
     """
     for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in _PROPOSALS):
         if m.end() <= start:
@@ -400,6 +403,28 @@ def is_proposal_context(sentence, start):
     return bool(apposition) and start == apposition.start(1) or \
         _INTRODUCING_APPOSITION.match(sentence, start) is not None or \
         _OUR_OWN_BEFORE.search(sentence, max(0, start - 40), start) is not None
+
+
+_RELATIVE = re.compile(r"\b(?:which|that|by|whose|where|when|how|to)\b")
+
+
+def introduced_here(sentence, start, words=5):
+    """Whether a name at ``start`` is introduced right there: at most ``words`` words after
+    a "we propose/introduce" or "called" trigger, with no punctuation or relative clause
+    between ("We propose a simple yet effective method X", "a method called X"; not "We
+    propose a model by which dopamine (DA) ..."), or after "Our method, ".
+
+    >>> s = "We propose agent skill induction (ASI). We propose a model by which dopamine acts."
+    >>> introduced_here(s, s.index("agent")), introduced_here(s, s.index("dopamine"))
+    (True, False)
+    """
+    triggers = _PROPOSALS + (_NAMING,)
+    for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in triggers):
+        between = sentence[m.end():start]
+        if m.end() <= start and len(between.split()) <= words and \
+                not any(c in between for c in ",;:()—–.") and not _RELATIVE.search(between):
+            return True
+    return _OUR_OWN_BEFORE.search(sentence, max(0, start - 40), start) is not None
 
 
 #: Words between a trigger and a name that make the name something used, not proposed.

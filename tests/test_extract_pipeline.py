@@ -289,3 +289,14 @@ def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
 def test_proposed_names_and_acronym_spelling_words(nlp, sentence, expected):
     assert [(m.type, m.canonical, m.role) for m in nlp(sentence)._.mentions
             if m.type != "Concept"] == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("We propose a model by which dopamine (DA) and norepinephrine (NE) act.", set()),
+    ("We devise the Tree-of-Question (ToQ) methodology for QA.", {("Method", "ToQ")}),
+    ("We introduce a novel framework, Topology-of-Question-Decomposition (ToQD), for QA.",
+     {("Method", "ToQD")}),
+])
+def test_a_proposed_acronym_is_a_method_only_where_it_is_introduced(nlp, sentence, expected):
+    assert {(m.type, m.canonical) for m in nlp(sentence)._.mentions
+            if m.type == "Method"} == expected
