@@ -117,7 +117,7 @@ _NON_NAMES = {
     "MB", "GB", "TB", "ms", "Hz", "kHz", "AUC", "vs", "e.g", "i.e", "cf", "etc", "MDP",
     "MDPs", "POMDP", "POMDPs", "KL", "ReLU", "COVID-19", "COVID", "SARS-CoV-2", "DNA",
     "RNA", "MRI", "CT", "EEG", "fMRI", "ECG", "NP", "P", "NP-hard", "NP-complete",
-    "IQ", "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
+    "EOS", "BOS", "CLS", "SEP", "UNK", "PAD", "IQ", "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
     "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
     "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
     "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
