@@ -683,6 +683,8 @@ def task_spans(sentence):
             continue
         head = len(words) - 1
         first = _modifiers_start(sentence, words, head, lead=named)
+        if named and first < head and words[first][0].lower().endswith("ing"):
+            first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
             if words[head][0].lower().endswith(("ive", "al", "ic", "ed")) and \
                     words[head][0].lower() not in TASK_HEADS or \

@@ -93,6 +93,7 @@ def test_phrase_type(phrase, kind):
     ("The suite is built around four core tasks.", []),
     ("It helps on natural language tasks.", []),
     ("It helps on three subjective NLP tasks.", []),
+    ("A challenge in modeling math problems is hard.", []),
     ("It helps on generation tasks and on regression tasks.", [("regression", True)]),
     ("It needs nuanced understanding of the original text classification.",
      [("text classification", False)]),
