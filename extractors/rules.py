@@ -769,7 +769,8 @@ def _is_modifier(word, previous=""):
         return False
     if low.endswith(("ize", "izes")) and len(low) > 5:
         return False
-    if low.endswith("est") and len(low) > 5 and low not in ("interest", "forest", "request"):
+    if low.endswith("est") and len(low) > 5 and low not in ("interest", "forest", "request",
+                                                            "nearest", "shortest"):
         return False
     return True
 
