@@ -120,7 +120,10 @@ _NON_NAMES = {
     "EOS", "BOS", "CLS", "SEP", "UNK", "PAD", "IQ", "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
     "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
     "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
-    "Hindi", "Russian", "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
+    "Hindi", "Russian", "Portuguese", "Italian", "Dutch", "Turkish", "Vietnamese", "Indonesian",
+    "Persian", "Bengali", "Urdu", "Greek", "Swedish", "Hebrew", "Americans", "Asian", "Asia",
+    "Africa", "Europe", "York",
+    "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
 }
 _PROPOSE = re.compile(
     word_start_ignorecase({"w": "e", "t": "his (?:paper|work|study)", "o": "ur (?:paper|work)"})
