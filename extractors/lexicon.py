@@ -20,7 +20,7 @@ from pathlib import Path
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
 IGNORE = "Ignore"
 LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.jsonl"
-_DROP = dict.fromkeys(map(ord, "-._\u2010\u2011\u2012\u2013\u2014\u2212"))
+_DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,8 @@ class Lexicon:
 
 @lru_cache(maxsize=1 << 16)
 def name_key(name):
-    """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores, spaces.
+    """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores,
+    apostrophes and spaces.
 
     >>> name_key("ImageNet-1k") == name_key("imagenet 1K") == name_key("ImageNet1K")
     True
@@ -182,6 +183,7 @@ def phrase_patterns(lexicon):
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}
             variants |= {plural(v) for v in variants if _pluralisable(v)}
+            variants |= {v.replace("'", "\u2019") for v in variants if "'" in v}
             for variant in variants:
                 target = cased if entry.cased or is_cased(variant) else lower
                 key = (variant if target is cased else variant.lower(), target is cased)
