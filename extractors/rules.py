@@ -122,7 +122,7 @@ _NON_NAMES = {
     "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
     "Hindi", "Russian", "Portuguese", "Italian", "Dutch", "Turkish", "Vietnamese", "Indonesian",
     "Persian", "Bengali", "Urdu", "Greek", "Swedish", "Hebrew", "Americans", "Asian", "Asia",
-    "Africa", "Europe", "York",
+    "Africa", "Europe", "York", "Times", "HuggingFace", "Hugging",
     "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
 }
 _PROPOSE = re.compile(
@@ -468,8 +468,10 @@ def headed_name_spans(sentence):
         if not m:
             continue
         word = m.group(1)
-        if word.endswith(".") or not word[0].isupper() and not is_name_shaped(word):
-            continue  # "... Google Images. Dataset construction is hard"
+        if word.endswith(".") or not word[0].isupper() and not is_name_shaped(word) or \
+                _LANGUAGE_PAIR.fullmatch(word) or \
+                all(part in _NON_NAMES for part in word.split("-")):
+            continue  # "... Google Images. Dataset", "the EN-DE dataset", "English-French"
         start = m.start(1)
         shaped = is_name_shaped(word)
         if not shaped and (not word[0].isupper() or word in _NON_NAMES or
@@ -490,6 +492,8 @@ def headed_name_spans(sentence):
 
 
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
+#: A language pair written with two-letter codes ("EN-DE", "zh-en").
+_LANGUAGE_PAIR = re.compile(r"[A-Za-z]{2}-[A-Za-z]{2}")
 
 
 _COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",

@@ -55,6 +55,7 @@ def test_is_proposal_context_stops_at_used_things():
                                                            ("Baz", "Dataset")]),
     ("This dataset is large.", []),
     ("Images come from Google Images. Dataset construction is hard.", []),
+    ("We use the EN-DE dataset and the English-French corpus.", []),
 ])
 def test_headed_name_spans(sentence, expected):
     got = [(sentence[a:b], kind) for a, b, kind in rules.headed_name_spans(sentence)]
