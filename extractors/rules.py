@@ -405,7 +405,7 @@ def is_proposal_context(sentence, start):
     apposition = _APPOSITION_START.match(sentence)
     return bool(apposition) and start == apposition.start(1) or \
         _INTRODUCING_APPOSITION.match(sentence, start) is not None or \
-        _OUR_OWN_BEFORE.search(sentence, max(0, start - 40), start) is not None
+        _introduced_as_ours(sentence, start)
 
 
 _RELATIVE = re.compile(r"\b(?:which|that|by|whose|where|when|how|to)\b")
@@ -427,6 +427,11 @@ def introduced_here(sentence, start, words=5):
         if m.end() <= start and len(between.split()) <= words and \
                 not any(c in between for c in ",;:()—–.") and not _RELATIVE.search(between):
             return True
+    return _introduced_as_ours(sentence, start)
+
+
+def _introduced_as_ours(sentence, start):
+    """Whether "Our method, " or "a novel framework, " comes right before ``start``."""
     return _OUR_OWN_BEFORE.search(sentence, max(0, start - 40), start) is not None
 
 
