@@ -1,8 +1,8 @@
 """The extraction pipeline: spaCy (blank English + our components) from abstracts to Mentions.
 
 ``build_nlp()`` makes the pipeline: spaCy's tokenizer cached per chunk
-(:mod:`extractors.tokenizer`), two ``span_ruler`` gazetteers over the lexicon
-(case-sensitive for all-capital names, lowercase for the rest) and the ``paper_mentions``
+(:mod:`extractors.tokenizer`), two gazetteers over the lexicon (spaCy's ``span_ruler``,
+case-sensitive for all-capital names, lowercase for the rest) and the ``paper_mentions``
 component, which splits the abstract into sentences (``rules.sentence_bounds``, a string
 pass: spaCy's sentencizer cost more than the tokenizer) and combines the gazetteer hits with
 the abbreviation detector and the context rules into :class:`Mention` objects on
@@ -18,7 +18,8 @@ from itertools import islice
 import spacy
 from spacy.attrs import IS_SPACE, LOWER, NORM
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.pipeline import SpanRuler
+from spacy.tokens import Doc, Span
 
 from extractors import rules
 from extractors.abbreviations import find_abbreviations
@@ -84,19 +85,37 @@ def build_nlp():
     getters = nlp.vocab.lex_attr_getters
     nlp.vocab.lex_attr_getters = {attr: getters[attr] for attr in LEXICAL_ATTRIBUTES_READ}
     cased, lower = phrase_patterns(lexicon)
-    ruler = nlp.add_pipe("span_ruler", name="gazetteer_cased",
-                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH",
-                                 "validate": False, "overwrite": False})
+    ruler = nlp.add_pipe("gazetteer", name="gazetteer_cased",
+                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH"})
     ruler.add_patterns(cased)
-    ruler = nlp.add_pipe("span_ruler", name="gazetteer_lower",
-                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER",
-                                 "validate": False, "overwrite": False})
+    ruler = nlp.add_pipe("gazetteer", name="gazetteer_lower",
+                         config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER"})
     # A ruler tokenises its patterns through the pipes before it; keep the first out.
     with nlp.select_pipes(disable=["gazetteer_cased"]):
         ruler.add_patterns(lower)
     nlp.add_pipe("paper_mentions")
     nlp.tokenizer = ChunkCachingTokenizer(nlp.tokenizer)
     return nlp
+
+
+@Language.factory("gazetteer", assigns=["doc.spans"],
+                  default_config={"spans_key": SPANS_KEY, "phrase_matcher_attr": None})
+def make_gazetteer(nlp, name, spans_key, phrase_matcher_attr):
+    return Gazetteer(nlp, name, spans_key=spans_key, phrase_matcher_attr=phrase_matcher_attr)
+
+
+class Gazetteer(SpanRuler):
+    """spaCy's ``span_ruler``, adding its matches to ``doc.spans`` as that does
+    (``overwrite=False``), with a lean path for phrase patterns: the span ruler's
+    warning filter and double matching cost five times the PhraseMatcher itself."""
+
+    def match(self, doc):
+        if len(self.matcher):  # token patterns: the span ruler's own way
+            return super().match(doc)
+        labels = self._match_label_id_map
+        return sorted({Span(doc, start, end, label=labels[key]["label"],
+                            span_id=labels[key]["id"])
+                       for key, start, end in self.phrase_matcher(doc)})
 
 
 class PaperMentions:

@@ -1,8 +1,9 @@
 """The spaCy pipeline end to end on abstracts we wrote: mentions, types, roles, evidence."""
 
 import pytest
+import spacy
 
-from extractors.pipeline import build_nlp, extract_mentions, task_canonical
+from extractors.pipeline import SPANS_KEY, build_nlp, extract_mentions, task_canonical
 from extractors.records import PaperRecord
 
 ABSTRACT = (
@@ -300,3 +301,18 @@ def test_proposed_names_and_acronym_spelling_words(nlp, sentence, expected):
 def test_a_proposed_acronym_is_a_method_only_where_it_is_introduced(nlp, sentence, expected):
     assert {(m.type, m.canonical) for m in nlp(sentence)._.mentions
             if m.type == "Method"} == expected
+
+
+@pytest.mark.parametrize("name, attr", [("gazetteer_cased", "ORTH"), ("gazetteer_lower", "LOWER")])
+def test_gazetteer_finds_what_spacys_span_ruler_finds(nlp, name, attr):
+    ours = nlp.get_pipe(name)
+    blank = spacy.blank("en")
+    theirs = blank.add_pipe("span_ruler", config={"phrase_matcher_attr": attr})
+    theirs.add_patterns(ours.patterns)
+    text = ("We fine-tune BERT-large with DPO and reinforcement learning on MNLI and CIFAR-10 "
+            "for question answering, and report the accuracy and the F1 score.")
+    doc, reference = ours(nlp.make_doc(text)), theirs(blank.make_doc(text))
+    found = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]]
+    assert len(found) >= 3
+    assert found == [(s.start_char, s.end_char, s.label_, s.id_)
+                     for s in reference.spans["ruler"]]
