@@ -6,10 +6,12 @@ among overlapping candidates.
 """
 
 import re
+import string
 from functools import lru_cache
 from itertools import chain, islice
 
-from extractors.trie import trie_regex, word_start_ignorecase
+from extractors.trie import (trie_regex, word_start_ignorecase, word_start_matches,
+                             word_start_regexes)
 
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
@@ -140,7 +142,6 @@ _AND_PROPOSE = re.compile(r"and(?<!\wand) (?:then |further |also )?(?:propose|in
 _PROPOSALS = (_PROPOSE, _AND_PROPOSE)
 #: The naming triggers ("a method called X"), lowercase.
 NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
-_NAMING_WORD = re.compile("|".join(NAMING_WORDS))
 _NAMING = re.compile(word_start_ignorecase(
     {first: "|".join(word[1:] for word in NAMING_WORDS if word[0] == first)
      for first in dict.fromkeys(word[0] for word in NAMING_WORDS)}) + r"\s+")
@@ -165,7 +166,10 @@ def _may_name(text):
     >>> _may_name("We use X."), _may_name("A model, DUBBED X."), _may_name("coİned")
     (False, True, True)
     """
-    return not text.isascii() or _NAMING_WORD.search(text.lower()) is not None
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in NAMING_WORDS)
 
 
 _APPOSITION_START = re.compile(
@@ -184,8 +188,13 @@ _OUR_OWN_BEFORE = re.compile(
     r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$"
     r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+[:,] $")
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
-#: Tokens that may be coined names: a capital or digit after the first character.
-_NAME_CANDIDATE = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
+#: A word's characters; a word starts at a letter after any other character or a "+".
+_NAME_CHARACTERS = re.compile(r"[\w\-+./]*")
+#: A capital or digit inside a word: the sign of a possible coined name, found fast since
+#: the pattern starts with a character class that skips lowercase text.
+_INNER_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9](?<=[\w\-+./].)")
+_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
+_ASCII_LETTERS = frozenset(string.ascii_letters)
 _HEAD_WORDS = ("benchmark", "dataset", "corpus", "corpora", "database", "suite",
                "leaderboard", "testbed", "arena", "challenge", "collection")
 _WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
@@ -686,12 +695,12 @@ def task_spans(sentence):
     """
     found = []
     lowered = sentence.lower()
-    for m in _TASK_WORD.finditer(lowered):
-        if lowered[m.start() - 1:m.start()] == "-" and _in_hyphenated_word(lowered, m.start()):
+    for start, end, word in _task_words(lowered):
+        if lowered[start - 1:start] == "-" and _in_hyphenated_word(lowered, start):
             continue
-        named = m.group(0) in _TASK_NOUNS
-        words = _words_before(sentence, m.start() if named else m.end(), 5)
-        if not words or (named and sentence[words[-1][2]:m.start()] != " "):
+        named = word in _TASK_NOUNS
+        words = _words_before(sentence, start if named else end, 5)
+        if not words or (named and sentence[words[-1][2]:start] != " "):
             continue
         head = len(words) - 1
         first = _modifiers_start(sentence, words, head, lead=named)
@@ -705,8 +714,8 @@ def task_spans(sentence):
             if first < head or (first == head and words[head][0].lower() in TASK_HEADS and
                                 words[head][0].lower() not in _BARE_GENERIC_HEADS):
                 found.append((words[first][1], words[head][2], True))
-        elif first < head and not _modifies_next(sentence, m.end()):
-            found.append((words[first][1], m.end(), False))
+        elif first < head and not _modifies_next(sentence, end):
+            found.append((words[first][1], end, False))
     return _outermost(found)
 
 
@@ -721,7 +730,17 @@ _BARE_GENERIC_HEADS = {
     "mitigation", "defense", "defence"}
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
-_TASK_WORD = re.compile(r"(?<![a-z])" + trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])")
+_TASK_WORD = word_start_regexes(trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])", "a-z")
+
+
+def _task_words(lowered):
+    """(start, end, word) of each task head or noun standing as a word of its own.
+
+    >>> list(_task_words("detection, redetection and multi-task"))
+    [(0, 9, 'detection'), (33, 37, 'task')]
+    """
+    return [(m.start(1), m.end(1), m.group(1))
+            for m in word_start_matches(*_TASK_WORD, lowered)]
 
 
 def _in_hyphenated_word(lowered, start):
@@ -839,8 +858,7 @@ _NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high",
 _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
 
 
-_METRIC_HEAD = re.compile(
-    "(" + word_start_ignorecase({"r": "ate|atio", "s": "core", "a": "ccuracy", "g": "ap"}) + r")\b")
+_METRIC_HEAD = word_start_regexes(r"(?i:rate|ratio|score|accuracy|gap)\b")
 
 
 def metric_spans(sentence):
@@ -852,17 +870,17 @@ def metric_spans(sentence):
     ['refusal rate']
     """
     found = []
-    for m in _METRIC_HEAD.finditer(sentence):
-        words = _words_before(sentence, m.start(), 2)
-        of = _OF_PHRASE.match(sentence, m.end())
-        first = m.start() if of and _is_modifier(of.group(1)) and \
+    for m in word_start_matches(*_METRIC_HEAD, sentence):
+        words = _words_before(sentence, m.start(1), 2)
+        of = _OF_PHRASE.match(sentence, m.end(1))
+        first = m.start(1) if of and _is_modifier(of.group(1)) and \
             m.group(1).lower() in ("rate", "ratio") else None
         for j in range(len(words) - 1, -1, -1):
-            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start(1)
             w, low = words[j][0], words[j][0].lower()
             if sentence[words[j][2]:nxt] != " " or not _is_modifier(w) or \
                     low in _NOT_METRIC_MODIFIERS or low in TASK_HEADS or w[0].isupper() or \
-                    nxt == m.start() and low.endswith(_ADJECTIVE_ENDINGS):
+                    nxt == m.start(1) and low.endswith(_ADJECTIVE_ENDINGS):
                 break
             first = words[j][1]
         if first is not None:
@@ -876,10 +894,10 @@ _OF_PHRASE = re.compile(r" of ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?(?![\w\-])")
 def _rate_of_end(sentence, head):
     """End of "rate/ratio of X Y" when a measured phrase follows the head."""
     if head.group(1).lower() not in ("rate", "ratio"):
-        return head.end()
-    m = _OF_PHRASE.match(sentence, head.end())
+        return head.end(1)
+    m = _OF_PHRASE.match(sentence, head.end(1))
     if not m or not _is_modifier(m.group(1)):
-        return head.end()
+        return head.end(1)
     return m.end() if m.group(2) and _is_modifier(m.group(2)) else m.end(1)
 
 
@@ -1031,13 +1049,48 @@ def coined_name_spans(sentence):
     ['SelecMix']
     """
     found = []
-    for m in _NAME_CANDIDATE.finditer(sentence):
-        word = m.group(0).rstrip(".")
-        if sentence[m.start() - 1:m.start()] == "[" or _WEB_ADDRESS.search(word):
+    for start, end in name_candidates(sentence):
+        word = sentence[start:end].rstrip(".")
+        if sentence[start - 1:start] == "[" or _WEB_ADDRESS.search(word):
             continue
         if is_name_shaped(word):
-            found.append((m.start(), m.start() + len(word)))
+            found.append((start, start + len(word)))
     return found
+
+
+def name_candidates(text):
+    """(start, end) of the words that may be coined names: starting with a letter and
+    holding a capital or digit after it.
+
+    >>> s = "a GRPO-v2 and gFVD, not Adam, 3DGS or x+Y1."
+    >>> [s[a:b] for a, b in name_candidates(s)]
+    ['GRPO-v2', 'gFVD', 'x+Y1.']
+    """
+    found, done, size, reverse = [], 0, len(text), None
+    for hit in _INNER_CAPITAL_OR_DIGIT.finditer(text):
+        at = hit.start()
+        if at < done:
+            continue
+        if reverse is None:
+            reverse = text[::-1]
+        start = size - _NAME_CHARACTERS.match(reverse, size - at).end()
+        done = _NAME_CHARACTERS.match(text, at).end()
+        for begin in _word_starts(text, start, done):
+            if begin < done and text[begin] in _ASCII_LETTERS and \
+                    _CAPITAL_OR_DIGIT.search(text, begin + 1, done):
+                found.append((begin, done))
+                break
+    return found
+
+
+def _word_starts(text, start, end):
+    """Where a word may start in the run of word characters ``text[start:end]``: at its
+    start and after each "+" in it."""
+    yield start
+    at = text.find("+", start, end)
+    while at >= 0:
+        yield at + 1
+        at = text.find("+", at + 1, end)
 
 
 _WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|ai|edu)\b|^(?:https?|www)\b|^r/")

@@ -64,3 +64,29 @@ def word_start_ignorecase(branches):
         for ch in first.lower() + first.upper() + _CASE_EQUIVALENTS.get(first.lower(), ""):
             alternatives.append(re.escape(ch) + r"(?<!\w.)" + (f"(?i:{rest})" if rest else ""))
     return "(?:" + "|".join(alternatives) + ")"
+
+
+def word_start_regexes(pattern, not_after=r"\w"):
+    """Two regexes for ``(?<!not_after)(pattern)``, which ``re`` scans slowly as it tries the
+    look-behind at every position: one for a match at the start of a text, one for a match
+    after a character of ``[^not_after]``, which ``re`` jumps to. Group 1 is the pattern in
+    both; ``word_start_matches`` runs them. ``pattern`` must start and end in ``not_after``
+    characters, so that no two matches can touch.
+
+    >>> first, after = word_start_regexes("ab|c")
+    >>> [m.span(1) for m in word_start_matches(first, after, "ab c,cab ab")]
+    [(0, 2), (3, 4), (5, 6), (9, 11)]
+    """
+    return re.compile(f"({pattern})"), re.compile(f"[^{not_after}]({pattern})")
+
+
+def word_start_matches(first, after, text, pos=0, endpos=None):
+    """The matches of a pair of ``word_start_regexes`` in ``text[pos:endpos]`` (a match at
+    ``pos`` counts only at the text's start or after a character of ``[^not_after]``)."""
+    endpos = len(text) if endpos is None else endpos
+    if pos == 0:
+        m = first.match(text, 0, endpos)
+        if m:
+            yield m
+        pos = 1
+    yield from after.finditer(text, pos - 1, endpos)

@@ -1,5 +1,8 @@
 """Each context rule as a pure function on tiny sentences we wrote."""
 
+import random
+import re
+
 import pytest
 
 from extractors import rules
@@ -126,6 +129,15 @@ def test_title_case_spans(sentence, expected):
 def test_coined_name_spans():
     s = "Unlike SelecMix, SWF-based tools and the Transformer, DDPM-CFG is fast."
     assert texts(s, rules.coined_name_spans(s)) == ["SelecMix", "DDPM-CFG"]
+
+
+def test_name_candidates_are_the_words_with_an_inner_capital_or_digit():
+    """The scan finds what the one regex it replaced found, on random text."""
+    regex = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*?[A-Z0-9][\w\-+./]*")
+    rng = random.Random(3)
+    for _ in range(20000):
+        text = "".join(rng.choice("aB1+-./_ é(,[x+Y") for _ in range(rng.randint(0, 16)))
+        assert rules.name_candidates(text) == [m.span() for m in regex.finditer(text)], text
 
 
 @pytest.mark.parametrize("sentence, expected", [

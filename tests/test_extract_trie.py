@@ -1,10 +1,12 @@
 """trie_regex against the plain longest-first alternation it replaces."""
 
+import random
 import re
 
 import pytest
 
-from extractors.trie import trie_regex, word_start_ignorecase
+from extractors.trie import (trie_regex, word_start_ignorecase, word_start_matches,
+                             word_start_regexes)
 
 WORDS = ["GPT", "GPT-4", "GPT-4o", "GPT-4o-mini", "BERT", "BART", "RoBERTa", "T5", "mT5",
          "DALL·E", "IWSLT'14", "Qwen2.5", "Qwen2.5-VL", "a+b", "x"]
@@ -49,3 +51,20 @@ def test_word_start_ignorecase_matches_as_a_word_boundary_with_ignorecase(text):
     found = [m.span() for m in fast.finditer(text)]
     assert found == [m.span() for m in plain.finditer(text)]
     assert len(found) == (6 if text.startswith("We") else 7)
+
+
+def random_texts(alphabet, count=3000, seed=7):
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("pattern, not_after", [(r"ab|c|abc", r"\w"), (r"(?i:we|our)\b", r"\w"),
+                                                (r"task(?![a-z\-])", "a-z")])
+def test_word_start_regexes_match_as_the_look_behind(pattern, not_after):
+    behind = re.compile(f"(?<![{not_after}])({pattern})")
+    pair = word_start_regexes(pattern, not_after)
+    for text in random_texts("abcWeOurtsk -,") + ["task-task task", "We, our abc"]:
+        for pos, endpos in ((0, len(text)), (2, len(text)), (1, max(1, len(text) - 2))):
+            assert [m.span(1) for m in word_start_matches(*pair, text, pos, endpos)] == \
+                [m.span(1) for m in behind.finditer(text, pos, endpos)], (text, pos, endpos)
