@@ -1,10 +1,13 @@
 """The chunk-caching tokenizer: the same tokens as spaCy's blank English tokenizer."""
 
+import random
+
 import pytest
 import spacy
 
 from extractors import tokenizer as tok_module
-from extractors.tokenizer import TEXT_KEY, ChunkCachingTokenizer, single_spaced, space_flags
+from extractors.tokenizer import (TEXT_KEY, ChunkCachingTokenizer, plain_word_tokens,
+                                  single_spaced, space_flags)
 
 TEXTS = [
     "We fine-tune BERT-base (Devlin et al., 2019), e.g. on GLUE; it doesn't fail.",
@@ -62,3 +65,21 @@ def test_tokenizer_cache_starts_again_when_full(blank, monkeypatch):
     tok("a b c d")
     doc = tok("e f")
     assert len(tok._orths) == 2 and [t.text for t in doc] == ["e", "f"]
+
+
+def test_plain_word_tokens_are_spacys(blank):
+    """Plain words skip spaCy's tokenizer: their tokens must be the ones it makes, for
+    words of its special cases too ("Dr.", "cannot", "gonna")."""
+    rng = random.Random(5)
+    words = rng.sample(sorted(blank.rules), 300) + [
+        "".join(rng.choice("abcxyzXYZ") for _ in range(rng.randint(1, 6))) for _ in range(300)]
+    plain = 0
+    for word in words:
+        for before in ("", "(", "[", '"', "'", "{"):
+            for after in ("", ",", ".", ";", ":", ")", "!", "'s", "]"):
+                chunk = before + word + after
+                found = plain_word_tokens(chunk, blank.rules)
+                if found is not None:
+                    plain += 1
+                    assert found == [t.text for t in blank(chunk)], chunk
+    assert plain > 1000
