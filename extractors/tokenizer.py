@@ -39,14 +39,14 @@ _CLOSINGS = frozenset(",;:)")
 
 
 def plain_word_tokens(chunk, special_cases):
-    """The tokens of a chunk that is an ASCII word with at most an opening bracket or quote
-    before it or one punctuation mark after it (a full stop only after a lowercase letter),
-    as spaCy's English tokenizer makes them; None for any other chunk, and for one whose
-    parts are ``special_cases`` of the tokenizer ("cannot", "Dr.").
+    """The tokens of a chunk that is an ASCII word, or words joined by hyphens, with at most
+    an opening bracket or quote before it or one punctuation mark after it (a full stop only
+    after a lowercase letter), as spaCy's English tokenizer makes them; None for any other
+    chunk, and for one whose parts are ``special_cases`` of the tokenizer ("cannot", "Dr.").
 
     >>> rules = {"cannot": None}
-    >>> plain_word_tokens("(word", rules), plain_word_tokens("data.", rules)
-    (['(', 'word'], ['data', '.'])
+    >>> plain_word_tokens("(word", rules), plain_word_tokens("multi-view.", rules)
+    (['(', 'word'], ['multi', '-', 'view', '.'])
     >>> plain_word_tokens("RotatE.", rules), plain_word_tokens("cannot", rules)
     (None, None)
     """
@@ -56,10 +56,18 @@ def plain_word_tokens(chunk, special_cases):
                       "a" <= chunk[-2:-1] <= "z"):
         end -= 1
     word = chunk[start:end]
-    if not (word.isascii() and word.isalpha()) or chunk in special_cases or \
-            word in special_cases:
+    if chunk in special_cases or word in special_cases:
         return None
-    return [piece for piece in (chunk[:start], word, chunk[end:]) if piece]
+    if word.isascii() and word.isalpha():
+        words = [word]
+    else:  # hyphenated: "multi-view" is "multi", "-", "view"
+        parts = word.split("-")
+        if len(parts) == 1 or chunk[:start] + parts[0] in special_cases or \
+                parts[-1] + chunk[end:] in special_cases or \
+                not all(p.isascii() and p.isalpha() and p not in special_cases for p in parts):
+            return None
+        words = list(chain.from_iterable((p, "-") for p in parts))[:-1]
+    return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
 
 
 @lru_cache(maxsize=256)
@@ -104,14 +112,17 @@ class ChunkCachingTokenizer:
     def _learn(self, chunks):
         """Cache the lexeme ids of new chunks: of plain words directly, of the others from
         spaCy's tokens, in one call (read as one array: a Token object per token would cost
-        more than the tokenising)."""
+        more than the tokenising). A chunk with an apostrophe gets a call of its own: spaCy
+        may join the quote marks of chunks it reads together ("''x''" after "y'")."""
         add, hard = self.vocab.strings.add, []
         for chunk in chunks:
             pieces = plain_word_tokens(chunk, self._special_cases)
-            if pieces is None:
-                hard.append(chunk)
-            else:
+            if pieces is not None:
                 self._orths[chunk] = tuple(map(add, pieces))
+            elif "'" in chunk:
+                self._learn_from_spacy([chunk])
+            else:
+                hard.append(chunk)
         if hard:
             self._learn_from_spacy(hard)
 

@@ -52,6 +52,15 @@ def test_tokenizer_matches_spacy_and_keeps_the_text(blank, text):
         assert doc.text == text and doc.user_data[TEXT_KEY] == text
 
 
+def test_tokenizer_reads_quoted_chunks_alone(blank):
+    """spaCy joins the quote marks of "''a''" and "''b''" when it reads them side by side;
+    here "and" is known, so the new chunks would be read together."""
+    tok = ChunkCachingTokenizer(blank)
+    tok("and")
+    text = "We cite ''a'' and ''specialist'' views."
+    assert tokens(tok(text)) == tokens(spacy.blank("en").tokenizer(text))
+
+
 def test_tokenizer_learns_repeated_new_chunks_once(blank):
     tok = ChunkCachingTokenizer(blank)
     doc = tok("GRPO (GRPO) beats GRPO GRPO.")
@@ -68,15 +77,16 @@ def test_tokenizer_cache_starts_again_when_full(blank, monkeypatch):
 
 
 def test_plain_word_tokens_are_spacys(blank):
-    """Plain words skip spaCy's tokenizer: their tokens must be the ones it makes, for
-    words of its special cases too ("Dr.", "cannot", "gonna")."""
+    """Plain and hyphenated words skip spaCy's tokenizer: their tokens must be the ones it
+    makes, for words of its special cases too ("Dr.", "cannot", "gonna", "m.")."""
     rng = random.Random(5)
     words = rng.sample(sorted(blank.rules), 300) + [
         "".join(rng.choice("abcxyzXYZ") for _ in range(rng.randint(1, 6))) for _ in range(300)]
     plain = 0
     for word in words:
         for before in ("", "(", "[", '"', "'", "{"):
-            for after in ("", ",", ".", ";", ":", ")", "!", "'s", "]"):
+            for after in ("", ",", ".", ";", ":", ")", "!", "'s", "]", "-", "-x", "-Yz-w",
+                          "-m.", "-view,"):
                 chunk = before + word + after
                 found = plain_word_tokens(chunk, blank.rules)
                 if found is not None:
