@@ -48,13 +48,14 @@ RULE_SCORES = {
     "acronym-use": 0.85, "short-form": 0.0, "title-case": 0.6, "coined-name": 0.5, "metric-phrase": 0.55,
     "task-gerund": 0.5,
     "opening-subject": 0.6, "task-noun": 0.7,
-    "definition": 0.75, "measured-value": 0.65,
+    "definition": 0.75, "measured-value": 0.65, "shared-head": 0.8,
 }
 #: Order in which overlapping candidates win (lower first).
 _PRIORITY = {"abbreviation+lexicon": 0, "abbreviation": 0, "short-form": 0, "model-version": 1, "lexicon": 2,
              "headed-name": 3, "proposal": 3, "acronym-use": 4, "title-case": 5,
              "coined-name": 6, "metric-phrase": 7, "task-phrase": 7, "task-gerund": 7,
-             "opening-subject": 6, "task-noun": 1, "definition": 3, "measured-value": 4}
+             "opening-subject": 6, "task-noun": 1, "definition": 3, "measured-value": 4,
+             "shared-head": 3}
 _VERSION_SUFFIX = (r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
                    r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
                    r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
@@ -317,6 +318,11 @@ def _local_rule_candidates(text, lexicon, defined):
         if entry is None or (named and entry.type not in ("Method", IGNORE)):
             found.append(_Candidate(a, b, "Task", task_canonical(text[a:b]),
                                     "task-noun" if named else "task-phrase"))
+    for a, b, phrases in rules.shared_head_phrases(text):
+        entry = next(filter(None, map(lexicon.lookup, phrases)), None)
+        if entry is not None and entry.type in ("Task", "Method"):
+            found.append(_Candidate(a, b, entry.type, entry.canonical, "shared-head",
+                                    entry=entry))
     for a, b, name in rules.gerund_task_spans(text):
         entry = lexicon.lookup(name)
         if entry is None:
@@ -664,7 +670,8 @@ def _mentions(text, chosen, sent_starts, sent_ends):
 
 def _is_proposed(c, sentence, offset):
     """Proposed: a name the lexicon does not know, introduced by "we propose ..."."""
-    if c.type == "Task" or c.rule in ("lexicon", "abbreviation+lexicon", "model-version"):
+    if c.type == "Task" or c.rule in ("lexicon", "abbreviation+lexicon", "model-version",
+                                      "shared-head"):
         return False
     return c.rule in ("proposal", "definition") or rules.is_proposal_context(sentence, offset)
 

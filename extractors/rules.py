@@ -670,6 +670,54 @@ def gerund_task_spans(text):
     return found
 
 
+#: The word before " and "/" or ": a modifier that may share the head after the joiner.
+_MODIFIER_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-]*)$")
+#: After the joiner: the second modifier, then one or two words of the shared head.
+_SHARED_HEAD = re.compile(r"[A-Za-z][\w\-]* ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?")
+
+
+def shared_head_phrases(text):
+    """The first of two modifiers that share a head, as (start, end, phrases): "math and
+    scientific reasoning" names math reasoning at "math". ``phrases`` are the modifier
+    with the first two words after the second modifier, then with the first one, for the
+    caller to look up (the words after the head may start another phrase).
+
+    >>> s = "on math and scientific reasoning tasks"
+    >>> [(s[a:b], phrases) for a, b, phrases in shared_head_phrases(s)]
+    [('math', ('math reasoning tasks', 'math reasoning'))]
+    """
+    found = []
+    for joiner in (" and ", " or "):
+        at = text.find(joiner)
+        while at >= 0:
+            before = _MODIFIER_BEFORE.search(text, max(0, at - 40), at)
+            after = _SHARED_HEAD.match(text, at + len(joiner))
+            if before and after and _modifier_pair(text, before, after):
+                head = [w for w in after.groups() if w]
+                word = before.group(1)
+                found.append((before.start(1), at, tuple(
+                    " ".join([word] + head[:n]) for n in range(len(head), 0, -1))))
+            at = text.find(joiner, at + 1)
+    return sorted(found)
+
+
+_ADJECTIVAL_ENDINGS = ("al", "ive", "ic", "ar", "ary", "ous", "ed", "-shot", "-line", "-level")
+
+
+def _modifier_pair(text, before, after):
+    """Whether the words around a joiner are two modifiers of one head: each a modifier,
+    the second not the first again, and the first opening its phrase (after a function
+    word or none, or itself or the word before it an adjective), not ending one before
+    ("lexicon feature and multi-task learning" does not name feature learning)."""
+    first, second = before.group(1), text[after.start():after.start(1) - 1]
+    if not (_is_modifier(first) and _is_modifier(second)) or first.lower() == second.lower():
+        return False
+    previous = _WORD_BEFORE.search(text, max(0, before.start() - 40), before.start())
+    return previous is None or previous.group(1).lower() in _TASK_MODIFIER_STOP or \
+        first.lower().endswith(_ADJECTIVAL_ENDINGS) or \
+        previous.group(1).lower().endswith(_ADJECTIVAL_ENDINGS)
+
+
 def singular(word):
     """A plural noun made singular (a guess from its ending); other words unchanged.
 

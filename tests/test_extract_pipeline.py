@@ -279,6 +279,14 @@ def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
         ("Metric", "convergence rate"), ("Method", "Laplace approximation")}
 
 
+def test_the_first_of_two_modifiers_sharing_a_head_names_its_known_phrase(nlp):
+    text = "We test it on image and text classification and on math and scientific reasoning."
+    found = {(m.type, m.canonical, m.text, m.rule)
+             for m in nlp(text)._.mentions if m.rule == "shared-head"}
+    assert found == {("Task", "image classification", "image", "shared-head"),
+                     ("Task", "mathematical reasoning", "math", "shared-head")}
+
+
 @pytest.mark.parametrize("sentence, expected", [
     ("We propose agent skill induction (ASI), which lets agents adapt.",
      [("Method", "ASI", "proposed")]),

@@ -126,6 +126,20 @@ def test_title_case_spans(sentence, expected):
     assert texts(sentence, rules.title_case_spans(sentence)) == expected
 
 
+@pytest.mark.parametrize("sentence, expected", [
+    ("We train convolutional and recurrent neural networks.",
+     [("convolutional", ("convolutional neural networks", "convolutional neural"))]),
+    ("It helps both image and text classification.",
+     [("image", ("image classification",))]),
+    ("We use an encoder and a decoder.", []),  # "a" is no modifier
+    ("It uses the lexicon feature and multi-task learning.", []),  # "feature" ends a phrase
+    ("We parse word and word embeddings.", []),  # the same word twice
+])
+def test_shared_head_phrases(sentence, expected):
+    assert [(sentence[a:b], phrases)
+            for a, b, phrases in rules.shared_head_phrases(sentence)] == expected
+
+
 def test_coined_name_spans():
     s = "Unlike SelecMix, SWF-based tools and the Transformer, DDPM-CFG is fast."
     assert texts(s, rules.coined_name_spans(s)) == ["SelecMix", "DDPM-CFG"]
