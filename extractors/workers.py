@@ -5,6 +5,8 @@ and let the workers load while it does its own work.
 """
 
 import multiprocessing
+import os
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
@@ -28,6 +30,11 @@ def _extract_batch(texts):
     from extractors.pipeline import mentions_of_texts
 
     return mentions_of_texts(_NLP, texts)
+
+
+def _worker_pid():
+    time.sleep(0.05)  # long enough for another idle worker to take the next call
+    return os.getpid()
 
 
 def failures_reported(extracted, problems):
@@ -56,6 +63,15 @@ class WorkerPool:
                                          mp_context=multiprocessing.get_context("forkserver"))
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
+
+    def wait_until_ready(self):
+        """Block until every worker has built its pipeline (a benchmark then times the
+        extraction apart from the start-up); the workers' process ids."""
+        ready = set()
+        while len(ready) < self.workers:
+            calls = [self._pool.submit(_worker_pid) for _ in range(self.workers)]
+            ready.update(call.result() for call in calls)
+        return ready
 
     def extract(self, records, problems=None):
         """``(record, [Mention, ...])`` for each record, in input order, keeping at most two

@@ -5,6 +5,7 @@ import spacy
 
 from extractors.pipeline import SPANS_KEY, build_nlp, extract_mentions, task_canonical
 from extractors.records import PaperRecord
+from extractors.workers import WorkerPool
 
 ABSTRACT = (
     "Off-policy evaluation (OPE) is a core problem. "
@@ -81,6 +82,14 @@ def test_extract_mentions_streams_in_order_on_one_or_two_workers():
     assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
     assert [ms for _, ms in one] == [ms for _, ms in two]
     assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
+
+
+def test_a_pool_waits_until_every_worker_has_its_pipeline():
+    with WorkerPool(2) as pool:
+        # a worker takes calls only once its initializer has built the pipeline
+        assert pool.wait_until_ready() == set(pool._pool._processes)
+        record = PaperRecord(abstract="We use BERT.", source="t", index=0)
+        assert [m.canonical for _, ms in pool.extract([record]) for m in ms] == ["BERT"]
 
 
 @pytest.mark.parametrize("phrase, canonical", [
