@@ -1,13 +1,15 @@
 """The pipeline's tokenizer: spaCy's blank English tokenizer, cached per space-separated chunk.
 
-spaCy cuts a text at whitespace and tokenises each chunk on its own, so on text whose only
-whitespace is single spaces the Doc can be built from each chunk's tokens, kept as lexeme
-ids: the same tokens for about a third of the cost (``Doc(words=ids)`` skips hashing the
-strings). An abstract's new chunks go to spaCy's tokenizer together, in one call, but for
-plain words (``plain_word_tokens``), whose tokens are known without it: spaCy costs about
-15 us for each new chunk. Text with other whitespace goes to it as it is.
+spaCy cuts a text at whitespace and tokenises each chunk on its own (but for its special
+cases made of marks, see ``_EMOTICON_START``), so on text whose only whitespace is single
+spaces the Doc can be built from each chunk's tokens, kept as lexeme ids: the same tokens
+for about a third of the cost (``Doc(words=ids)`` skips hashing the strings). An abstract's
+new chunks go to spaCy's tokenizer together, in one call, but for plain words
+(``plain_word_tokens``), whose tokens are known without it: spaCy costs about 15 us for each
+new chunk. Text with other whitespace goes to it as it is.
 """
 
+import re
 from functools import lru_cache
 from itertools import chain
 
@@ -70,6 +72,12 @@ def plain_word_tokens(chunk, special_cases):
     return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
 
 
+#: spaCy's special cases of marks ("''", ":)", ";-)") may take a neighbouring chunk's marks
+#: along: a chunk holding a quote mark or an emoticon's start is tokenised alone, and a text
+#: holding "''" as a whole ("'' ''x" is not "''" and "''x" read apart).
+_EMOTICON_START = re.compile(r"[:;=][()\[\]\-|*^]")
+
+
 @lru_cache(maxsize=256)
 def space_flags(n):
     """Trailing-space flags of a chunk's ``n`` tokens: only its last token has one.
@@ -93,7 +101,7 @@ class ChunkCachingTokenizer:
         self._special_cases = tokenizer.rules or {}
 
     def __call__(self, text):
-        if not single_spaced(text):
+        if not single_spaced(text) or "''" in text:  # see _EMOTICON_START
             doc = self.tokenizer(text)
             doc.user_data[TEXT_KEY] = text
             return doc
@@ -112,14 +120,15 @@ class ChunkCachingTokenizer:
     def _learn(self, chunks):
         """Cache the lexeme ids of new chunks: of plain words directly, of the others from
         spaCy's tokens, in one call (read as one array: a Token object per token would cost
-        more than the tokenising). A chunk with an apostrophe gets a call of its own: spaCy
-        may join the quote marks of chunks it reads together ("''x''" after "y'")."""
+        more than the tokenising). A chunk with a quote mark or an emoticon's start gets a
+        call of its own: spaCy's special cases made of these ("''", ":)") may join marks of
+        chunks it reads together."""
         add, hard = self.vocab.strings.add, []
         for chunk in chunks:
             pieces = plain_word_tokens(chunk, self._special_cases)
             if pieces is not None:
                 self._orths[chunk] = tuple(map(add, pieces))
-            elif "'" in chunk:
+            elif "'" in chunk or _EMOTICON_START.search(chunk):
                 self._learn_from_spacy([chunk])
             else:
                 hard.append(chunk)
