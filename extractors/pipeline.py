@@ -164,8 +164,9 @@ def find_mentions(doc, lexicon, model_version):
         if cand is not None:
             candidates.append(cand)
             defined[abbr.short] = cand
-            if abbr.short.endswith("s") and abbr.short[:-1].isupper():
-                defined[abbr.short[:-1]] = cand
+            singular = _singular_short(abbr.short, abbr.long)
+            if singular != abbr.short:
+                defined[singular] = cand
     for m in model_version.finditer(text):
         entry = lexicon.lookup(m.group(1))
         prefix = entry.canonical if name_key(entry.canonical) == name_key(m.group(1)) \
@@ -198,7 +199,9 @@ def find_mentions(doc, lexicon, model_version):
             if lexicon.lookup(name) is None:
                 kind = "Method" if _ends_in_known_method(name, lexicon) \
                     else _proposal_type(sentence, a, b)
-                candidates.append(_Candidate(s_start + a, s_start + b, kind, name, "proposal"))
+                canonical = defined[name].canonical if name in defined else name  # "LLMs"
+                candidates.append(_Candidate(s_start + a, s_start + b, kind, canonical,
+                                             "proposal"))
         for a, b, kind in rules.definition_spans(sentence):
             phrase = sentence[a:b]
             if lexicon.lookup(phrase) is None:
@@ -396,9 +399,23 @@ def _abbreviation_candidate(abbr, text, lexicon):
             rules.CONCEPT_HEADS and (rules.introduced_here(text, abbr.long_start) or
                                      _method_word_after(text, abbr.short_end)):
         kind = "Method"  # "We propose agent skill induction (ASI)"; not "... Hypothesis (BRH)"
-    if short.endswith("s") and short[:-1].isupper():
-        short = short[:-1]
-    return _Candidate(abbr.long_start, abbr.long_end, kind, short, "abbreviation", abbr.long)
+    return _Candidate(abbr.long_start, abbr.long_end, kind, _singular_short(short, abbr.long),
+                      "abbreviation", abbr.long)
+
+
+def _singular_short(short, long_form):
+    """A plural short form without its "s": "LLMs", and "iBMIs" for "implantable
+    brain-machine interfaces"; "RoBERTa" or "GaAs" stay as they are.
+
+    >>> _singular_short("LLMs", "large language models"), _singular_short("iBMIs", "interfaces")
+    ('LLM', 'iBMI')
+    >>> _singular_short("GaAs", "gallium arsenide")
+    'GaAs'
+    """
+    if short.endswith("s") and len(short) > 2 and (
+            short[:-1].isupper() or short[-2].isupper() and long_form.endswith("s")):
+        return short[:-1]
+    return short
 
 
 def _method_word_after(text, end):

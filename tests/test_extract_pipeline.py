@@ -288,6 +288,16 @@ def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
         ("Metric", "convergence rate"), ("Method", "Laplace approximation")}
 
 
+@pytest.mark.parametrize("text, canonical", [
+    ("Fully implantable brain-machine interfaces (iBMIs) are hard to build. Our iBMIs "
+     "use little power.", "iBMI"),
+    ("We study gated sum-product networks (GSPNs). We introduce GSPNs, a new model family.",
+     "GSPN"),
+])
+def test_a_plural_acronym_and_its_proposal_are_one_singular_entity(nlp, text, canonical):
+    assert [m.canonical for m in nlp(text)._.mentions] == [canonical]
+
+
 def test_the_first_of_two_modifiers_sharing_a_head_names_its_known_phrase(nlp):
     text = "We test it on image and text classification and on math and scientific reasoning."
     found = {(m.type, m.canonical, m.text, m.rule)
