@@ -67,7 +67,7 @@ def word_start_ignorecase(branches):
 
 
 def word_start_regexes(pattern, not_after=r"\w"):
-    """Two regexes for ``(?<!not_after)(pattern)``, which ``re`` scans slowly as it tries the
+    """Two regexes for ``(?<![not_after])(pattern)``, which ``re`` scans slowly as it tries the
     look-behind at every position: one for a match at the start of a text, one for a match
     after a character of ``[^not_after]``, which ``re`` jumps to. Group 1 is the pattern in
     both; ``word_start_matches`` runs them. ``pattern`` must start and end in ``not_after``
