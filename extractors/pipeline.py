@@ -189,12 +189,16 @@ def find_mentions(doc, lexicon, model_version):
         candidates.append(_Candidate(start, end, entry.type, entry.canonical, "lexicon",
                                      entry=entry))
     masked = rules.mask_math(text)
-    cued = {bisect.bisect_right(sent_starts, at) - 1 for at in rules.proposal_cues(masked)}
+    triggers = {}  # by sentence, with offsets into it
+    for start, end, naming in rules.proposal_triggers(masked):
+        i = bisect.bisect_right(sent_starts, start) - 1
+        triggers.setdefault(i, []).append((start - sent_starts[i], end - sent_starts[i],
+                                           naming))
     for i, s_start in enumerate(sent_starts):
         sentence = masked[s_start:sent_ends[i]]
-        if i not in cued and i >= OPENING_SENTENCES and ", a" not in sentence[:80]:
+        if i not in triggers and i >= OPENING_SENTENCES and ", a" not in sentence[:80]:
             continue
-        for a, b in rules.proposal_spans(sentence, i in cued):
+        for a, b in rules.proposal_spans(sentence, triggers.get(i, [])):
             name = sentence[a:b]
             if lexicon.lookup(name) is None:
                 kind = "Method" if _ends_in_known_method(name, lexicon) \

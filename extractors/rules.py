@@ -147,15 +147,17 @@ _NAMING = re.compile(word_start_ignorecase(
      for first in dict.fromkeys(word[0] for word in NAMING_WORDS)}) + r"\s+")
 
 
-def proposal_cues(text):
-    """Offsets of the proposal and naming triggers of ``text`` ("we propose", "called"),
-    so that only the sentences holding one are searched for proposed names.
+def proposal_triggers(text):
+    """(start, end, naming) of the proposal and naming triggers of ``text`` ("we propose",
+    "called"; ``naming`` for the latter), in text order. None crosses a sentence end, so
+    those of a whole abstract serve each of its sentences.
 
-    >>> proposal_cues("Data is big. We propose X, called Y.")
-    [13, 27]
+    >>> proposal_triggers("Data is big. We propose X, called Y.")
+    [(13, 23, False), (27, 34, True)]
     """
     triggers = _PROPOSALS + (_NAMING,) if _may_name(text) else _PROPOSALS
-    return sorted(m.start() for trigger in triggers for m in trigger.finditer(text))
+    return sorted((m.start(), m.end(), trigger is _NAMING)
+                  for trigger in triggers for m in trigger.finditer(text))
 
 
 def _may_name(text):
@@ -288,11 +290,11 @@ _BARE_LATEX = re.compile(r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overli
 _DIGIT = re.compile(r"\d")
 
 
-def proposal_spans(sentence, triggered=True):
+def proposal_spans(sentence, triggers=None):
     """Names a sentence introduces as the paper's own: after "we propose/introduce/..." or
-    "called/named X", or "X, a novel framework ..." at the start. ``triggered=False`` says
-    the sentence holds no trigger (``proposal_cues`` found none), so only the latter is
-    looked for.
+    "called/named X", or "X, a novel framework ..." at the start. ``triggers`` are the
+    sentence's ``proposal_triggers`` (found here when None; with none, only the latter is
+    looked for).
 
     >>> s = "We propose OrderDP, a two-stage method."
     >>> [s[a:b] for a, b in proposal_spans(s)]
@@ -308,31 +310,29 @@ def proposal_spans(sentence, triggered=True):
     m = _APPOSITION_START.match(sentence)
     if m:
         spans.append(m.span(1))
-    triggers = () if not triggered else _PROPOSALS + (_NAMING,) if _may_name(sentence) \
-        else _PROPOSALS
-    for trigger in triggers:
-        for m in trigger.finditer(sentence):
-            end = min(_clause_end(sentence, m.end()), m.end() + 160)
-            # Past a use cue only a bracketed acronym is the paper's own: "We present results
-            # on the ADULT dataset"; "We propose a model based on a GAN ... (DiscoGAN)".
-            cue = _USE_CUE.search(sentence, m.end(), end) if trigger is not _NAMING else None
-            if trigger is _NAMING:  # the name comes next: "called X", "denoted as X"
-                end = min(end, _naming_window_end(sentence, m.end()))
-            for t in _NAME_TOKEN.finditer(sentence, m.end(), end):
-                word = t.group(0).rstrip(".")
-                if cue and t.start() >= cue.end() and \
-                        not _bracketed(sentence, t.start(), t.start() + len(word)):
-                    continue
-                if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
-                        trigger is _NAMING or _named_right_after(sentence, m.end(), t.start(),
-                                                                 word)):
-                    start, end = t.start(), t.start() + len(word)
-                    if trigger is _NAMING and not is_name_shaped(word):
-                        end = _TITLE_WORDS.match(sentence, end).end()
-                    elif trigger is not _NAMING:
-                        start = _capitalised_run_start(sentence, m.end(), start)
-                    spans.append((start, end))
-                    break
+    if triggers is None:
+        triggers = proposal_triggers(sentence)
+    for _, after, naming in triggers:
+        end = min(_clause_end(sentence, after), after + 160)
+        # Past a use cue only a bracketed acronym is the paper's own: "We present results
+        # on the ADULT dataset"; "We propose a model based on a GAN ... (DiscoGAN)".
+        cue = _USE_CUE.search(sentence, after, end) if not naming else None
+        if naming:  # the name comes next: "called X", "denoted as X"
+            end = min(end, _naming_window_end(sentence, after))
+        for t in _NAME_TOKEN.finditer(sentence, after, end):
+            word = t.group(0).rstrip(".")
+            if cue and t.start() >= cue.end() and \
+                    not _bracketed(sentence, t.start(), t.start() + len(word)):
+                continue
+            if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
+                    naming or _named_right_after(sentence, after, t.start(), word)):
+                start, end = t.start(), t.start() + len(word)
+                if naming and not is_name_shaped(word):
+                    end = _TITLE_WORDS.match(sentence, end).end()
+                elif not naming:
+                    start = _capitalised_run_start(sentence, after, start)
+                spans.append((start, end))
+                break
     return sorted(set(spans))
 
 

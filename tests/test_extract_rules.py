@@ -43,7 +43,7 @@ def test_proposal_spans(sentence, names):
 def test_untriggered_sentence_looks_only_for_an_opening_apposition():
     s = "SelecMix, a new augmentation, beats the approach called Raptor."
     assert texts(s, rules.proposal_spans(s)) == ["SelecMix", "Raptor"]
-    assert texts(s, rules.proposal_spans(s, triggered=False)) == ["SelecMix"]
+    assert texts(s, rules.proposal_spans(s, [])) == ["SelecMix"]
 
 
 def test_is_proposal_context_stops_at_used_things():
