@@ -9,7 +9,7 @@ when no other process shares the cores; then the pipeline's speed as a share of 
 tokenizer's, which depends far less on the machine than the rates do. With ``--repeat N``
 each measure runs N times and the medians are reported.
 
-    python bench/extract_speed.py [--limit N] [--workers 2] [--repeat 3] [--json FILE]
+    python bench/extract_speed.py [--limit N] [--workers 2] [--repeat 3] [--stages] [--json FILE]
 """
 
 import argparse
@@ -64,12 +64,39 @@ def report(label, n, wall, cpu=None, extra=""):
     print(f"{label:36} {rate(n, wall):8,.0f} abstracts/s wall  {cpu_rate}{extra}")
 
 
+#: The pipes each stage adds, in pipeline order.
+STAGES = {"tokenizer": (), "gazetteers": ("gazetteer_cased", "gazetteer_lower"),
+          "rules": ("paper_mentions",)}
+
+
+def stage_times(texts, repeat=1):
+    """CPU µs per abstract that each stage adds, from cold pipelines run with the later
+    stages disabled (medians of ``repeat`` runs)."""
+    times, before, enabled = {}, 0.0, []
+    for name, pipes in STAGES.items():
+        enabled += pipes
+        _, _, cpu = timed(lambda nlp: sum(1 for _ in nlp.pipe(texts, batch_size=256)), repeat,
+                          fresh=lambda: _with_only(build_nlp(), enabled))
+        total = cpu / len(texts) * 1e6
+        times[name], before = total - before, total
+    return times
+
+
+def _with_only(nlp, pipes):
+    for name in nlp.pipe_names:
+        if name not in pipes:
+            nlp.disable_pipe(name)
+    return nlp
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="use only the first N abstracts")
     ap.add_argument("--workers", type=int, default=2, help="pool size for the parallel run")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each measure (medians)")
     ap.add_argument("--json", metavar="FILE", help="also write the rates as JSON")
+    ap.add_argument("--stages", action="store_true",
+                    help="also time the pipeline's stages: tokenizer, gazetteers, rules")
     args = ap.parse_args(argv)
     if not CORPUS.is_dir():
         sys.exit(f"corpus not found at {CORPUS}; the benchmark needs ../shared")
@@ -117,6 +144,10 @@ def main(argv=None):
     print(f"pipeline / bare tokenizer: {tok_cpu / cpu:.0%} on 1 process (CPU time), "
           f"{tok_wall / pool_wall:.0%} with {args.workers} workers (wall clock); "
           f"{args.workers} workers run {wall / pool_wall:.2f}x one process (wall clock)")
+    if args.stages:
+        results["stage_us"] = stage_times(texts, repeat)
+        print("stages, µs per abstract (cold): " + ", ".join(
+            f"{name} {us:.0f}" for name, us in results["stage_us"].items()))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

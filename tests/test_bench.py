@@ -59,3 +59,10 @@ def test_suite_table_names_every_figure_and_target():
     assert "build 5 papers, 1 workers" in table and "same as rebuild: True" in table
     assert "3.0..700.0 ms (top_collaborators)" in table and "18,000 rels/s" in table
     assert len(table.splitlines()) == 2 + 11
+
+
+def test_stage_times_cover_each_stage_of_the_pipeline():
+    extract_speed = pytest.importorskip("extract_speed")
+    times = extract_speed.stage_times(["We fine-tune BERT on GLUE and report accuracy."] * 30)
+    assert list(times) == ["tokenizer", "gazetteers", "rules"]
+    assert sum(times.values()) > 0
