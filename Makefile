@@ -1,9 +1,10 @@
 # The two doors: `make quickstart` (set up, build the sample graph, print its stats, write
-# its pages) and `make test` (set up, run the whole test suite).
+# its pages) and `make test` (set up, run the whole test suite); `make test-fast` runs the
+# unit tests only, `make lint` the linters and the type checker.
 GRAPH ?= out/graph.kg
 PAGES ?= out/pages
 
-.PHONY: setup quickstart test
+.PHONY: setup quickstart test test-fast lint
 
 setup:
 	bash scripts/setup.sh
@@ -15,3 +16,11 @@ quickstart: setup
 
 test: setup
 	.venv/bin/python -m pytest
+
+test-fast: setup
+	.venv/bin/python -m pytest tests/unit -m "not e2e"
+
+lint: setup
+	.venv/bin/ruff check kg extractors queries tests bench
+	.venv/bin/ruff format --check kg extractors queries tests bench
+	bash scripts/typecheck.sh

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from extractors.pipeline import extract_mentions
-from extractors.records import PaperRecord
+from kg.extractors.pipeline import extract_mentions
+from kg.extractors.records import PaperRecord
 
 EXTERNAL = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "external"
 COLLECTIONS = ("Dataset", "Benchmark")
@@ -29,8 +29,9 @@ def read_jsonl(path):
 
 def mentions_of(rows):
     """The pipeline's mentions of each row's text, in row order."""
-    records = (PaperRecord(abstract=r["text"], source="external", index=i)
-               for i, r in enumerate(rows))
+    records = (
+        PaperRecord(abstract=r["text"], source="external", index=i) for i, r in enumerate(rows)
+    )
     return [ms for _, ms in extract_mentions(records)]
 
 
@@ -66,8 +67,14 @@ def dataset_scores(rows, gold_label):
         o, x = span_match(gold, system)
         tp, exact, n_gold, n_system = tp + o, exact + x, n_gold + len(gold), n_system + len(system)
     p, r, f = prf(tp, n_system, n_gold)
-    return {"precision": p, "recall": r, "f1": f, "exact_f1": prf(exact, n_system, n_gold)[2],
-            "gold": n_gold, "system": n_system}
+    return {
+        "precision": p,
+        "recall": r,
+        "f1": f,
+        "exact_f1": prf(exact, n_system, n_gold)[2],
+        "gold": n_gold,
+        "system": n_system,
+    }
 
 
 def scirex_recall(rows):
@@ -79,35 +86,50 @@ def scirex_recall(rows):
             kind = entity.get("type")
             if kind not in SCIREX_TYPES or not entity.get("mentioned_in_abstract"):
                 continue
-            spans = [(e["start"], e["end"]) for e in row["entities"]
-                     if e.get("salient_cluster") == entity["name"]]
+            spans = [
+                (e["start"], e["end"])
+                for e in row["entities"]
+                if e.get("salient_cluster") == entity["name"]
+            ]
             if not spans:
                 continue
             total[kind] += 1
             system = [(m.start, m.end) for m in mentions if m.type in SCIREX_TYPES[kind]]
             if any(overlaps(g, s) for g in spans for s in system):
                 found[kind] += 1
-    return {kind: {"recall": found[kind] / total[kind] if total[kind] else 0.0,
-                   "found": found[kind], "gold": total[kind]} for kind in SCIREX_TYPES}
+    return {
+        kind: {
+            "recall": found[kind] / total[kind] if total[kind] else 0.0,
+            "found": found[kind],
+            "gold": total[kind],
+        }
+        for kind in SCIREX_TYPES
+    }
 
 
 def main():
     if not EXTERNAL.is_dir():
         sys.exit(f"external corpora not found at {EXTERNAL}; this needs ../shared")
     results = {
-        "tdmsci/test Dataset": dataset_scores(read_jsonl(EXTERNAL / "tdmsci" / "test.jsonl"),
-                                              "DATASET"),
+        "tdmsci/test Dataset": dataset_scores(
+            read_jsonl(EXTERNAL / "tdmsci" / "test.jsonl"), "DATASET"
+        ),
         "dataset-mentions-xjaeh/zero-shot Dataset": dataset_scores(
-            read_jsonl(EXTERNAL / "dataset-mentions-xjaeh" / "zero-shot.jsonl"), "Dataset"),
+            read_jsonl(EXTERNAL / "dataset-mentions-xjaeh" / "zero-shot.jsonl"), "Dataset"
+        ),
     }
     for name, s in results.items():
-        print(f"{name:42} P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}  "
-              f"(exact-span F1 {s['exact_f1']:.3f}; gold {s['gold']}, system {s['system']})")
+        print(
+            f"{name:42} P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}  "
+            f"(exact-span F1 {s['exact_f1']:.3f}; gold {s['gold']}, system {s['system']})"
+        )
     scirex = scirex_recall(read_jsonl(EXTERNAL / "scirex-abstracts" / "train.jsonl"))
     for kind, s in scirex.items():
         label = "Dataset" if kind == "Material" else kind
-        print(f"{'scirex-abstracts ' + label + ' recall':42} {s['recall']:.3f}  "
-              f"({s['found']}/{s['gold']} salient entities mentioned in the abstract)")
+        print(
+            f"{'scirex-abstracts ' + label + ' recall':42} {s['recall']:.3f}  "
+            f"({s['found']}/{s['gold']} salient entities mentioned in the abstract)"
+        )
 
 
 if __name__ == "__main__":

@@ -21,12 +21,17 @@ from pathlib import Path
 
 import spacy
 
-from extractors.pipeline import build_nlp, extract_mentions
-from extractors.records import PaperRecord
-from extractors.workers import WorkerPool
+from kg.extractors.pipeline import build_nlp, extract_mentions
+from kg.extractors.records import PaperRecord
+from kg.extractors.workers import WorkerPool
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "external" / \
-    "paper-metadata-paperlists"
+CORPUS = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "eval"
+    / "external"
+    / "paper-metadata-paperlists"
+)
 
 
 def load_abstracts(folder, limit=None):
@@ -65,8 +70,11 @@ def report(label, n, wall, cpu=None, extra=""):
 
 
 #: The pipes each stage adds, in pipeline order.
-STAGES = {"tokenizer": (), "gazetteers": ("gazetteer_cased", "gazetteer_lower"),
-          "rules": ("paper_mentions",)}
+STAGES = {
+    "tokenizer": (),
+    "gazetteers": ("gazetteer_cased", "gazetteer_lower"),
+    "rules": ("paper_mentions",),
+}
 
 
 def stage_times(texts, repeat=1):
@@ -75,8 +83,11 @@ def stage_times(texts, repeat=1):
     times, before, enabled = {}, 0.0, []
     for name, pipes in STAGES.items():
         enabled += pipes
-        _, _, cpu = timed(lambda nlp: sum(1 for _ in nlp.pipe(texts, batch_size=256)), repeat,
-                          fresh=lambda: _with_only(build_nlp(), enabled))
+        _, _, cpu = timed(
+            lambda nlp: sum(1 for _ in nlp.pipe(texts, batch_size=256)),
+            repeat,
+            fresh=lambda: _with_only(build_nlp(), enabled),
+        )
         total = cpu / len(texts) * 1e6
         times[name], before = total - before, total
     return times
@@ -95,8 +106,11 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2, help="pool size for the parallel run")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each measure (medians)")
     ap.add_argument("--json", metavar="FILE", help="also write the rates as JSON")
-    ap.add_argument("--stages", action="store_true",
-                    help="also time the pipeline's stages: tokenizer, gazetteers, rules")
+    ap.add_argument(
+        "--stages",
+        action="store_true",
+        help="also time the pipeline's stages: tokenizer, gazetteers, rules",
+    )
     args = ap.parse_args(argv)
     if not CORPUS.is_dir():
         sys.exit(f"corpus not found at {CORPUS}; the benchmark needs ../shared")
@@ -106,21 +120,29 @@ def main(argv=None):
     print(f"{n:,} abstracts" + (f", medians of {repeat} runs" if repeat > 1 else ""))
 
     results = {"abstracts": n, "repeat": repeat}
-    _, tok_wall, tok_cpu = timed(lambda blank: sum(1 for _ in blank.pipe(texts, batch_size=256)),
-                                 repeat, fresh=lambda: spacy.blank("en"))
+    _, tok_wall, tok_cpu = timed(
+        lambda blank: sum(1 for _ in blank.pipe(texts, batch_size=256)),
+        repeat,
+        fresh=lambda: spacy.blank("en"),
+    )
     report("bare spacy.blank('en') tokenisation", n, tok_wall, tok_cpu)
-    results.update(tokenizer_per_s=round(rate(n, tok_wall)),
-                   tokenizer_cpu_per_s=round(rate(n, tok_cpu)))
+    results.update(
+        tokenizer_per_s=round(rate(n, tok_wall)), tokenizer_cpu_per_s=round(rate(n, tok_cpu))
+    )
 
     _, build_secs, _ = timed(lambda _: build_nlp())
     print(f"pipeline build: {build_secs:.2f} s")
-    count, wall, cpu = timed(lambda nlp: sum(len(ms) for _, ms in
-                                             extract_mentions(records, nlp=nlp)),
-                             repeat, fresh=build_nlp)
+    count, wall, cpu = timed(
+        lambda nlp: sum(len(ms) for _, ms in extract_mentions(records, nlp=nlp)),
+        repeat,
+        fresh=build_nlp,
+    )
     report("pipeline, 1 process", n, wall, cpu, f"  ({count:,} mentions)")
-    results.update(one_process_per_s=round(rate(n, wall)),
-                   one_process_cpu_per_s=round(rate(n, cpu)),
-                   one_process_vs_tokenizer_cpu=round(tok_cpu / cpu, 3))
+    results.update(
+        one_process_per_s=round(rate(n, wall)),
+        one_process_cpu_per_s=round(rate(n, cpu)),
+        one_process_vs_tokenizer_cpu=round(tok_cpu / cpu, 3),
+    )
     start_ups = []
 
     def started_pool():
@@ -136,18 +158,27 @@ def main(argv=None):
 
     count, pool_wall, _ = timed(extract_with, repeat, fresh=started_pool)
     report(f"pipeline, {args.workers} workers", n, pool_wall, None, f"  ({count:,} mentions)")
-    print(f"worker start-up (not counted, as the pipeline build is not counted for one "
-          f"process): {statistics.median(start_ups):.2f} s")
-    results.update(workers=args.workers, workers_per_s=round(rate(n, pool_wall)),
-                   worker_start_up_s=round(statistics.median(start_ups), 2),
-                   workers_vs_tokenizer_wall=round(tok_wall / pool_wall, 3))
-    print(f"pipeline / bare tokenizer: {tok_cpu / cpu:.0%} on 1 process (CPU time), "
-          f"{tok_wall / pool_wall:.0%} with {args.workers} workers (wall clock); "
-          f"{args.workers} workers run {wall / pool_wall:.2f}x one process (wall clock)")
+    print(
+        f"worker start-up (not counted, as the pipeline build is not counted for one "
+        f"process): {statistics.median(start_ups):.2f} s"
+    )
+    results.update(
+        workers=args.workers,
+        workers_per_s=round(rate(n, pool_wall)),
+        worker_start_up_s=round(statistics.median(start_ups), 2),
+        workers_vs_tokenizer_wall=round(tok_wall / pool_wall, 3),
+    )
+    print(
+        f"pipeline / bare tokenizer: {tok_cpu / cpu:.0%} on 1 process (CPU time), "
+        f"{tok_wall / pool_wall:.0%} with {args.workers} workers (wall clock); "
+        f"{args.workers} workers run {wall / pool_wall:.2f}x one process (wall clock)"
+    )
     if args.stages:
         results["stage_us"] = stage_times(texts, repeat)
-        print("stages, µs per abstract (cold): " + ", ".join(
-            f"{name} {us:.0f}" for name, us in results["stage_us"].items()))
+        print(
+            "stages, µs per abstract (cold): "
+            + ", ".join(f"{name} {us:.0f}" for name, us in results["stage_us"].items())
+        )
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

@@ -27,14 +27,11 @@ import networkx as nx
 
 REPO = Path(__file__).resolve().parents[1]
 PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO))
 
-from bolt_server import BoltServer, binaries, no_goodbye  # noqa: E402, F401
-
-from kg import neo4j as kn  # noqa: E402
-from kg.authors import author_key, readable_name  # noqa: E402
-from kg.schema import AUTHORED, SCHEMA_VERSION, paper_key  # noqa: E402
+from kg import neo4j as kn
+from kg.authors import author_key, readable_name
+from kg.schema import AUTHORED, SCHEMA_VERSION, paper_key
+from tests.helpers.bolt_server import BoltServer, binaries, no_goodbye  # noqa: F401
 
 BAR_RELS_PER_S, BAR_SPEEDUP = 20_000, 10.0
 #: FalkorDB syncs its matrices after this many pending changes (default 10,000); a bulk
@@ -44,7 +41,7 @@ BULK_LOAD_SETTINGS = ("DELTA_MAX_PENDING_CHANGES", "100000")
 
 def authors_papers_graph(source=PAPERLISTS):
     """Papers, Authors and AUTHORED edges of the paperlists records, following the conventions."""
-    from extractors.read import read_listings
+    from kg.extractors.read import read_listings
 
     files = sorted(str(p) for p in Path(source).glob("*.jsonl"))
     if not files:
@@ -53,15 +50,29 @@ def authors_papers_graph(source=PAPERLISTS):
     G = nx.MultiDiGraph(schema_version=SCHEMA_VERSION)
     for record in records:
         key = paper_key(record.abstract, record.external_id)
-        G.add_node(key, kind="Paper", abstract=record.abstract, title=record.title, label=None,
-                   area=record.area, sources=[f"{Path(record.source).name}#{record.index}"],
-                   hash=key.removeprefix("paper:")[:12], venue=record.venue, year=record.year)
+        G.add_node(
+            key,
+            kind="Paper",
+            abstract=record.abstract,
+            title=record.title,
+            label=None,
+            area=record.area,
+            sources=[f"{Path(record.source).name}#{record.index}"],
+            hash=key.removeprefix("paper:")[:12],
+            venue=record.venue,
+            year=record.year,
+        )
         for position, name in enumerate(record.authors, start=1):
             author = author_key(name)
             if author not in G:
                 G.add_node(author, kind="Author", name=readable_name(name), variants=[name])
-            G.add_edge(author, key, key=AUTHORED, position=position,
-                       truncated_list=record.authors_truncated)
+            G.add_edge(
+                author,
+                key,
+                key=AUTHORED,
+                position=position,
+                truncated_list=record.authors_truncated,
+            )
     return G
 
 
@@ -82,9 +93,12 @@ def timed_push(connection, G, **options):
 
 
 def measure(G, *, per_row_papers, batch_size, max_batch_bytes, module_args):
-    with tempfile.TemporaryDirectory() as directory, \
-            BoltServer(directory, module_args=module_args) as server, \
-            no_goodbye(server.port), kn.connect(uri=server.uri) as connection:
+    with (
+        tempfile.TemporaryDirectory() as directory,
+        BoltServer(directory, module_args=module_args) as server,
+        no_goodbye(server.port),
+        kn.connect(uri=server.uri) as connection,
+    ):
         options = {"batch_size": batch_size, "max_batch_bytes": max_batch_bytes}
         full = timed_push(connection, G, **options)
         again = kn.push(G, connection, **options)
@@ -94,8 +108,12 @@ def measure(G, *, per_row_papers, batch_size, max_batch_bytes, module_args):
         crashes = server.crashes()
     if crashes:
         sys.exit("push_speed: the server crashed:\n" + "\n".join(crashes))
-    return {"full": full, "second_push": again, "subgraph_batched": small_batched,
-            "subgraph_per_row": per_row}
+    return {
+        "full": full,
+        "second_push": again,
+        "subgraph_batched": small_batched,
+        "subgraph_per_row": per_row,
+    }
 
 
 def rate(report):
@@ -104,19 +122,30 @@ def rate(report):
 
 
 def summarise(results, max_batch_bytes):
-    rows = {name: {"nodes": r.total_nodes, "relationships": r.total_relationships,
-                   "statements": r.statements, "seconds": round(r.seconds, 3),
-                   "steps": dict(r.steps), "relationships_per_s": round(rate(r)),
-                   "overall_relationships_per_s": round(r.total_relationships / r.seconds),
-                   "overall_nodes_per_s": round(r.total_nodes / r.seconds),
-                   "deleted": r.deleted_relationships + r.deleted_nodes}
-            for name, r in results.items()}
+    rows = {
+        name: {
+            "nodes": r.total_nodes,
+            "relationships": r.total_relationships,
+            "statements": r.statements,
+            "seconds": round(r.seconds, 3),
+            "steps": dict(r.steps),
+            "relationships_per_s": round(rate(r)),
+            "overall_relationships_per_s": round(r.total_relationships / r.seconds),
+            "overall_nodes_per_s": round(r.total_nodes / r.seconds),
+            "deleted": r.deleted_relationships + r.deleted_nodes,
+        }
+        for name, r in results.items()
+    }
     speedup = rate(results["subgraph_batched"]) / rate(results["subgraph_per_row"])
-    overall = (results["subgraph_per_row"].seconds / results["subgraph_batched"].seconds)
-    return {"server": results["full"].server, "max_batch_bytes": max_batch_bytes,
-            "runs": rows, "batched_vs_per_row": round(speedup, 1),
-            "batched_vs_per_row_whole_push": round(overall, 1),
-            "meets_bar": rate(results["full"]) >= BAR_RELS_PER_S and speedup >= BAR_SPEEDUP}
+    overall = results["subgraph_per_row"].seconds / results["subgraph_batched"].seconds
+    return {
+        "server": results["full"].server,
+        "max_batch_bytes": max_batch_bytes,
+        "runs": rows,
+        "batched_vs_per_row": round(speedup, 1),
+        "batched_vs_per_row_whole_push": round(overall, 1),
+        "meets_bar": rate(results["full"]) >= BAR_RELS_PER_S and speedup >= BAR_SPEEDUP,
+    }
 
 
 def main(argv=None):
@@ -127,31 +156,48 @@ def main(argv=None):
     parser.add_argument("--max-batch-bytes", type=int, default=kn.GENERIC_BOLT.max_batch_bytes)
     parser.add_argument("--json", metavar="FILE", help="also write the results here")
     parser.add_argument("--check", action="store_true", help="exit 1 if the speed bar is missed")
-    parser.add_argument("--server-defaults", action="store_true",
-                        help=f"run FalkorDB without {' '.join(BULK_LOAD_SETTINGS)}")
+    parser.add_argument(
+        "--server-defaults",
+        action="store_true",
+        help=f"run FalkorDB without {' '.join(BULK_LOAD_SETTINGS)}",
+    )
     args = parser.parse_args(argv)
     if args.graph:
         from kg.store import load_graph
+
         G = load_graph(args.graph)
     else:
         G = authors_papers_graph()
     module_args = () if args.server_defaults else BULK_LOAD_SETTINGS
-    summary = summarise(measure(G, per_row_papers=args.per_row_papers,
-                                batch_size=args.batch_size, max_batch_bytes=args.max_batch_bytes,
-                                module_args=module_args), args.max_batch_bytes)
+    summary = summarise(
+        measure(
+            G,
+            per_row_papers=args.per_row_papers,
+            batch_size=args.batch_size,
+            max_batch_bytes=args.max_batch_bytes,
+            module_args=module_args,
+        ),
+        args.max_batch_bytes,
+    )
     summary["server_settings"] = " ".join(module_args) or "defaults"
-    print(f"server: {summary['server']} ({summary['server_settings']}), batches of <= "
-          f"{args.batch_size} rows and <= {args.max_batch_bytes} bytes")
+    print(
+        f"server: {summary['server']} ({summary['server_settings']}), batches of <= "
+        f"{args.batch_size} rows and <= {args.max_batch_bytes} bytes"
+    )
     for name, row in summary["runs"].items():
-        print(f"{name:18} {row['nodes']:>8,} nodes {row['relationships']:>8,} rels "
-              f"{row['statements']:>7,} statements {row['seconds']:>8.2f} s; relationship step "
-              f"{row['steps']['relationships']:>7.2f} s = {row['relationships_per_s']:>7,} rels/s; "
-              f"whole push {row['overall_relationships_per_s']:>6,} rels/s "
-              f"{row['overall_nodes_per_s']:>6,} nodes/s")
-    print(f"batched vs one statement per row: {summary['batched_vs_per_row']}x in the "
-          f"relationship step, {summary['batched_vs_per_row_whole_push']}x for the whole push; "
-          f"bar (>= {BAR_RELS_PER_S:,} rels/s, >= {BAR_SPEEDUP:.0f}x): "
-          f"{'met' if summary['meets_bar'] else 'MISSED'}")
+        print(
+            f"{name:18} {row['nodes']:>8,} nodes {row['relationships']:>8,} rels "
+            f"{row['statements']:>7,} statements {row['seconds']:>8.2f} s; relationship step "
+            f"{row['steps']['relationships']:>7.2f} s = {row['relationships_per_s']:>7,} rels/s; "
+            f"whole push {row['overall_relationships_per_s']:>6,} rels/s "
+            f"{row['overall_nodes_per_s']:>6,} nodes/s"
+        )
+    print(
+        f"batched vs one statement per row: {summary['batched_vs_per_row']}x in the "
+        f"relationship step, {summary['batched_vs_per_row_whole_push']}x for the whole push; "
+        f"bar (>= {BAR_RELS_PER_S:,} rels/s, >= {BAR_SPEEDUP:.0f}x): "
+        f"{'met' if summary['meets_bar'] else 'MISSED'}"
+    )
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")

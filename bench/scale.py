@@ -58,8 +58,12 @@ def timed_kg(*args, env=None):
     """Run the ``kg`` program in a fresh process; return (seconds, its peak RSS in MB)."""
     started = time.perf_counter()
     with tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "kg.cli", *map(str, args)],
-                                stdout=subprocess.DEVNULL, stderr=err, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kg.cli", *map(str, args)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=env,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -70,10 +74,13 @@ def timed_kg(*args, env=None):
 
 
 def load_seconds(graph):
-    code = ("import time, sys\nfrom kg.store import load_graph\nt = time.perf_counter()\n"
-            "load_graph(sys.argv[1])\nprint(time.perf_counter() - t)")
-    out = subprocess.run([sys.executable, "-c", code, str(graph)], capture_output=True,
-                         text=True, check=True).stdout
+    code = (
+        "import time, sys\nfrom kg.store import load_graph\nt = time.perf_counter()\n"
+        "load_graph(sys.argv[1])\nprint(time.perf_counter() - t)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(graph)], capture_output=True, text=True, check=True
+    ).stdout
     return float(out)
 
 
@@ -82,17 +89,20 @@ def measure_build(n, workdir, *, workers, source=PAPERLISTS):
     corpus = Path(workdir) / f"corpus-{n}.jsonl"
     write_corpus(n, corpus, source=source)
     graph = Path(workdir) / f"graph-{n}.kg"
-    seconds, rss = timed_kg("build", corpus, "-o", graph, "--fresh", "-q",
-                            "--workers", workers)
-    return {"papers": n, "workers": workers, "seconds": round(seconds, 2),
-            "papers_per_s": round(n / seconds), "peak_rss_mb": round(rss),
-            "file_mb": round(graph.stat().st_size / 2**20, 1),
-            "load_s": round(load_seconds(graph), 2),
-            "replicated": n > sum(1 for _ in real_records(source))}
+    seconds, rss = timed_kg("build", corpus, "-o", graph, "--fresh", "-q", "--workers", workers)
+    return {
+        "papers": n,
+        "workers": workers,
+        "seconds": round(seconds, 2),
+        "papers_per_s": round(n / seconds),
+        "peak_rss_mb": round(rss),
+        "file_mb": round(graph.stat().st_size / 2**20, 1),
+        "load_s": round(load_seconds(graph), 2),
+        "replicated": n > sum(1 for _ in real_records(source)),
+    }
 
 
-def measure_incremental(workdir, *, base=19456, added=(100,), workers=1, runs=5,
-                        source=PAPERLISTS):
+def measure_incremental(workdir, *, base=19456, added=(100,), workers=1, runs=5, source=PAPERLISTS):
     """For each number in ``added``: add that many new papers to one graph of ``base``
     papers ``runs`` times (each from a copy of it) and compare the result with a full
     rebuild. Returns one result per number."""
@@ -111,63 +121,95 @@ def measure_incremental(workdir, *, base=19456, added=(100,), workers=1, runs=5,
             seconds, rss = timed_kg("build", extra_corpus, "-o", graph, "-q")
             times.append(seconds)
             peaks.append(rss)
-        timed_kg("build", base_corpus, extra_corpus, "-o", full, "--fresh", "-q",
-                 "--workers", workers)
-        results.append({"base": base, "added": extra, "runs": runs,
-                        "seconds": round(statistics.median(times), 2),
-                        "seconds_min": round(min(times), 2),
-                        "seconds_max": round(max(times), 2),
-                        "peak_rss_mb": round(max(peaks)),
-                        "same_as_full_rebuild": graph.read_bytes() == full.read_bytes()})
+        timed_kg(
+            "build", base_corpus, extra_corpus, "-o", full, "--fresh", "-q", "--workers", workers
+        )
+        results.append(
+            {
+                "base": base,
+                "added": extra,
+                "runs": runs,
+                "seconds": round(statistics.median(times), 2),
+                "seconds_min": round(min(times), 2),
+                "seconds_max": round(max(times), 2),
+                "peak_rss_mb": round(max(peaks)),
+                "same_as_full_rebuild": graph.read_bytes() == full.read_bytes(),
+            }
+        )
     return results
 
 
 def table(rows, columns):
     widths = [max(len(str(c)), *(len(str(r.get(c, ""))) for r in rows)) for c in columns]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(columns, widths))]
-    lines += ["  ".join(str(r.get(c, "")).rjust(w) for c, w in zip(columns, widths))
-              for r in rows]
+    lines += ["  ".join(str(r.get(c, "")).rjust(w) for c, w in zip(columns, widths)) for r in rows]
     return "\n".join(lines)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--series", default="19456",
-                        help="comma-separated corpus sizes (default: 19456)")
+    parser.add_argument(
+        "--series", default="19456", help="comma-separated corpus sizes (default: 19456)"
+    )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--incremental", action="store_true",
-                        help="also measure adding papers to the 19,456-paper graph")
-    parser.add_argument("--added", default="100",
-                        help="with --incremental: comma-separated numbers of papers to add "
-                             "(default: 100; the first is the suite's figure)")
+    parser.add_argument(
+        "--incremental",
+        action="store_true",
+        help="also measure adding papers to the 19,456-paper graph",
+    )
+    parser.add_argument(
+        "--added",
+        default="100",
+        help="with --incremental: comma-separated numbers of papers to add "
+        "(default: 100; the first is the suite's figure)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args(argv)
     results = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as workdir:
-        rows = [measure_build(int(n), workdir, workers=args.workers)
-                for n in args.series.split(",")]
+        rows = [
+            measure_build(int(n), workdir, workers=args.workers) for n in args.series.split(",")
+        ]
         results["builds"] = rows
-        print(table(rows, ["papers", "workers", "seconds", "papers_per_s", "peak_rss_mb",
-                           "file_mb", "load_s", "replicated"]))
+        print(
+            table(
+                rows,
+                [
+                    "papers",
+                    "workers",
+                    "seconds",
+                    "papers_per_s",
+                    "peak_rss_mb",
+                    "file_mb",
+                    "load_s",
+                    "replicated",
+                ],
+            )
+        )
         if len(rows) > 1:
             first = rows[0]
             for r in rows[1:]:
-                print(f"{r['papers']:,} vs {first['papers']:,} papers: time x"
-                      f"{r['seconds'] / first['seconds']:.1f}, RSS x"
-                      f"{r['peak_rss_mb'] / first['peak_rss_mb']:.1f}, size x"
-                      f"{r['papers'] / first['papers']:.1f}")
+                print(
+                    f"{r['papers']:,} vs {first['papers']:,} papers: time x"
+                    f"{r['seconds'] / first['seconds']:.1f}, RSS x"
+                    f"{r['peak_rss_mb'] / first['peak_rss_mb']:.1f}, size x"
+                    f"{r['papers'] / first['papers']:.1f}"
+                )
         if args.incremental:
-            series = measure_incremental(workdir, workers=args.workers,
-                                         added=[int(n) for n in args.added.split(",")])
+            series = measure_incremental(
+                workdir, workers=args.workers, added=[int(n) for n in args.added.split(",")]
+            )
             results["incremental"] = series[0]
             if len(series) > 1:
                 results["incremental_series"] = series
             for inc in series:
-                print(f"incremental: +{inc['added']:,} papers to {inc['base']:,} in "
-                      f"{inc['seconds']} s (median of {inc['runs']}, {inc['seconds_min']}.."
-                      f"{inc['seconds_max']} s; load + extract + save), peak RSS "
-                      f"{inc['peak_rss_mb']} MB, same as full rebuild: "
-                      f"{inc['same_as_full_rebuild']}")
+                print(
+                    f"incremental: +{inc['added']:,} papers to {inc['base']:,} in "
+                    f"{inc['seconds']} s (median of {inc['runs']}, {inc['seconds_min']}.."
+                    f"{inc['seconds_max']} s; load + extract + save), peak RSS "
+                    f"{inc['peak_rss_mb']} MB, same as full rebuild: "
+                    f"{inc['same_as_full_rebuild']}"
+                )
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

@@ -29,21 +29,70 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
-sys.path.insert(0, str(REPO))
 
-from kg import traverse  # noqa: E402
-from kg.cypher import CypherError, cache_dir, embedded_runner  # noqa: E402
-from kg.query import bind, load_query, run_query  # noqa: E402
-from kg.schema import (APPLIED_TO, AUTHOR, DATASET, EVALUATED_ON, MENTIONS, METHOD,  # noqa: E402
-                       PAPER, USES, entity_key)
-from kg.store import load_graph, save_graph  # noqa: E402
+from kg import traverse
+from kg.cypher import CypherError, cache_dir, embedded_runner
+from kg.query import bind, load_query, run_query
+from kg.schema import (
+    APPLIED_TO,
+    AUTHOR,
+    DATASET,
+    EVALUATED_ON,
+    MENTIONS,
+    METHOD,
+    PAPER,
+    USES,
+    entity_key,
+)
+from kg.store import load_graph, save_graph
 
-STAND_IN_METHODS = ["BERT", "GPT-2", "LSTM", "Transformer", "ResNet", "Adam", "PPO", "DQN",
-                    "GAN", "VAE", "RoBERTa", "T5", "CLIP", "word2vec", "dropout"]
-STAND_IN_DATASETS = ["ImageNet", "CIFAR-10", "MNIST", "SQuAD", "GLUE", "COCO", "WikiText-103",
-                     "Penn Treebank", "MultiNLI", "SST-2", "Atari", "MuJoCo"]
-_STOP = {"learning", "network", "networks", "neural", "models", "model", "using", "towards",
-         "through", "based", "with", "deep", "language", "large"}
+STAND_IN_METHODS = [
+    "BERT",
+    "GPT-2",
+    "LSTM",
+    "Transformer",
+    "ResNet",
+    "Adam",
+    "PPO",
+    "DQN",
+    "GAN",
+    "VAE",
+    "RoBERTa",
+    "T5",
+    "CLIP",
+    "word2vec",
+    "dropout",
+]
+STAND_IN_DATASETS = [
+    "ImageNet",
+    "CIFAR-10",
+    "MNIST",
+    "SQuAD",
+    "GLUE",
+    "COCO",
+    "WikiText-103",
+    "Penn Treebank",
+    "MultiNLI",
+    "SST-2",
+    "Atari",
+    "MuJoCo",
+]
+_STOP = {
+    "learning",
+    "network",
+    "networks",
+    "neural",
+    "models",
+    "model",
+    "using",
+    "towards",
+    "through",
+    "based",
+    "with",
+    "deep",
+    "language",
+    "large",
+}
 
 
 def timed(function, *args, **kwargs):
@@ -76,9 +125,17 @@ def add_stand_in_mentions(G):
             if m:
                 left, right = sentence_around(abstract, m.start(), m.end())
                 key = entity_key(kind, name)
-                G.add_edge(p, key, USES if kind == METHOD else EVALUATED_ON,
-                           evidence=abstract[left:right], start=left, end=right, text=name,
-                           rule="bench-stand-in", score=0.5)
+                G.add_edge(
+                    p,
+                    key,
+                    USES if kind == METHOD else EVALUATED_ON,
+                    evidence=abstract[left:right],
+                    start=left,
+                    end=right,
+                    text=name,
+                    rule="bench-stand-in",
+                    score=0.5,
+                )
                 found[kind].append(key)
                 added += 1
         for method in found[METHOD]:
@@ -89,18 +146,29 @@ def add_stand_in_mentions(G):
             key = f"concept:{word}"
             if key not in G:
                 G.add_node(key, kind="Concept", name=word)
-            G.add_edge(p, key, MENTIONS, evidence=G.nodes[p]["title"], start=0, end=0,
-                       text=word, rule="bench-stand-in", score=0.5)
+            G.add_edge(
+                p,
+                key,
+                MENTIONS,
+                evidence=G.nodes[p]["title"],
+                start=0,
+                end=0,
+                text=word,
+                rule="bench-stand-in",
+                score=0.5,
+            )
             added += 1
     for (method, dataset), keys in applied.items():
-        G.add_edge(method, dataset, APPLIED_TO, papers=len(keys), paper_keys=sorted(keys),
-                   score=0.5)
+        G.add_edge(
+            method, dataset, APPLIED_TO, papers=len(keys), paper_keys=sorted(keys), score=0.5
+        )
         added += 1
     return added
 
 
 def build_real_graph(path):
     from kg.build import build
+
     files = sorted(str(p) for p in PAPERLISTS.glob("*.jsonl"))
     if not files:
         sys.exit(f"bench: no paperlists JSONL files under {PAPERLISTS}; pass -g GRAPH")
@@ -121,8 +189,11 @@ def samples(G, *, n, seed, paths=10):
     hubs = sorted(authors, key=lambda a: (-degree(a), a))[:5]
     chosen_authors = hubs + rng.sample(authors, min(n, len(authors)))
     papers = rng.sample(by_kind.get(PAPER, []), min(n, len(by_kind.get(PAPER, []))))
-    methods = [m for m in by_kind.get(METHOD, [])
-               if any(k == APPLIED_TO for _, _, k in G.out_edges(m, keys=True))]
+    methods = [
+        m
+        for m in by_kind.get(METHOD, [])
+        if any(k == APPLIED_TO for _, _, k in G.out_edges(m, keys=True))
+    ]
     targets = sorted({t for m in methods for t in G.successors(m)})
     concepts = [c for kind in ("Concept", METHOD, DATASET) for c in by_kind.get(kind, [])]
     concepts = rng.sample(concepts, min(n, len(concepts)))
@@ -145,15 +216,20 @@ def python_call(G, name, params):
     function = getattr(traverse, name)
     query = load_query(name)
     args = [params[p.name] for p in query.params if p.labels]
-    kwargs = {k: v for k, v in params.items() if k not in {p.name for p in query.params
-                                                          if p.labels}}
+    kwargs = {
+        k: v for k, v in params.items() if k not in {p.name for p in query.params if p.labels}
+    }
     return function(G, *args, **kwargs)
 
 
 def summarise(seconds):
     ms = sorted(s * 1000 for s in seconds)
-    return {"n": len(ms), "median_ms": round(statistics.median(ms), 3),
-            "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 3), "max_ms": round(ms[-1], 3)}
+    return {
+        "n": len(ms),
+        "median_ms": round(statistics.median(ms), 3),
+        "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 3),
+        "max_ms": round(ms[-1], 3),
+    }
 
 
 def main(argv=None):
@@ -161,8 +237,12 @@ def main(argv=None):
     parser.add_argument("-g", "--graph", help="graph file (default: build the real papers)")
     parser.add_argument("--samples", type=int, default=20, help="random anchors per traversal")
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--timeout", type=float, default=10.0,
-                        help="stop an embedded query after this many seconds (counted)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="stop an embedded query after this many seconds (counted)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
 
@@ -210,8 +290,10 @@ def main(argv=None):
                 params_list = cases[name]
                 print(f"cypher {name}", file=sys.stderr, flush=True)
                 query = load_query(name)
-                texts = [{k: str(v).lower() if isinstance(v, bool) else str(v)
-                          for k, v in p.items()} for p in params_list]
+                texts = [
+                    {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in p.items()}
+                    for p in params_list
+                ]
                 bound = [bind(query, t, resolve=lambda labels, text: text) for t in texts]
                 try:  # warm the plan cache
                     run(query.text, bound[-1])
@@ -234,15 +316,17 @@ def main(argv=None):
                 lookups = []
                 for t in texts[:3] if not timeouts else ():
                     lookups.append(timed(run_query, query, run, t)[0])
-                cypher[name]["with_name_lookup_median_ms"] = summarise(
-                    lookups or [float("nan")])["median_ms"]
+                cypher[name]["with_name_lookup_median_ms"] = summarise(lookups or [float("nan")])[
+                    "median_ms"
+                ]
             report["cypher"] = cypher
             report["mismatches"] = mismatches
             report["timeouts"] = all_timeouts
         finally:
             run.close()
-        report["cache_mb"] = round(sum(f.stat().st_size for f in
-                                       Path(cache_dir(graph_path)).iterdir()) / 2 ** 20, 1)
+        report["cache_mb"] = round(
+            sum(f.stat().st_size for f in Path(cache_dir(graph_path)).iterdir()) / 2**20, 1
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -255,29 +339,43 @@ def main(argv=None):
 
 
 def format_report(report):
-    lines = [f"graph: {report['nodes']:,} nodes, {report['edges']:,} edges; "
-             f"load {report['load_s']} s (bar 3 s)"]
+    lines = [
+        f"graph: {report['nodes']:,} nodes, {report['edges']:,} edges; "
+        f"load {report['load_s']} s (bar 3 s)"
+    ]
     if "build_s" in report:
         lines.append(f"build: {report['build_s']} s")
     if "stand_in_edges" in report:
-        lines.append(f"no extracted entities: added {report['stand_in_edges']:,} stand-in "
-                     "method/dataset/concept edges")
-    lines.append(f"first Cypher query after a build: {report['first_query_after_build_s']} s "
-                 f"(bar 10 s); with the cache: {report['first_query_cached_s']} s; "
-                 f"cache {report['cache_mb']} MiB")
-    lines.append(f"{'traversal':26} {'python median/p90/max ms':>26}   "
-                 f"{'cypher median/p90/max ms':>26}  {'+lookup':>8}")
+        lines.append(
+            f"no extracted entities: added {report['stand_in_edges']:,} stand-in "
+            "method/dataset/concept edges"
+        )
+    lines.append(
+        f"first Cypher query after a build: {report['first_query_after_build_s']} s "
+        f"(bar 10 s); with the cache: {report['first_query_cached_s']} s; "
+        f"cache {report['cache_mb']} MiB"
+    )
+    lines.append(
+        f"{'traversal':26} {'python median/p90/max ms':>26}   "
+        f"{'cypher median/p90/max ms':>26}  {'+lookup':>8}"
+    )
     for name in report["python"]:
         p, c = report["python"][name], report["cypher"][name]
         name = f"{name} ({c['timeouts']} t/o)" if c["timeouts"] else name
-        lines.append(f"{name:26} {p['median_ms']:>8.2f} {p['p90_ms']:>8.2f} {p['max_ms']:>8.2f}"
-                     f"   {c['median_ms']:>8.2f} {c['p90_ms']:>8.2f} {c['max_ms']:>8.2f}"
-                     f"  {c['with_name_lookup_median_ms']:>8.2f}")
+        lines.append(
+            f"{name:26} {p['median_ms']:>8.2f} {p['p90_ms']:>8.2f} {p['max_ms']:>8.2f}"
+            f"   {c['median_ms']:>8.2f} {c['p90_ms']:>8.2f} {c['max_ms']:>8.2f}"
+            f"  {c['with_name_lookup_median_ms']:>8.2f}"
+        )
     lines.append("bars: python median <= 10 ms, cypher median <= 100 ms")
-    lines.append(f"queries stopped at the time limit: {len(report['timeouts'])}"
-                 + "".join(f"\n  {t}" for t in report["timeouts"][:10]))
-    lines.append(f"rows differing between Python and Cypher: {len(report['mismatches'])}"
-                 + "".join(f"\n  {m}" for m in report["mismatches"][:10]))
+    lines.append(
+        f"queries stopped at the time limit: {len(report['timeouts'])}"
+        + "".join(f"\n  {t}" for t in report["timeouts"][:10])
+    )
+    lines.append(
+        f"rows differing between Python and Cypher: {len(report['mismatches'])}"
+        + "".join(f"\n  {m}" for m in report["mismatches"][:10])
+    )
     return "\n".join(lines)
 
 

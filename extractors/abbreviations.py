@@ -17,10 +17,42 @@ _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
 _MATH_CHARACTERS = set("=<>{}\\$|")
 _CLAUSE_STOPS = (";", ":", ". ", "? ", "! ", "—")
 _LIST_SEPARATOR = re.compile(r"[;,]\s*(?:and\s+|or\s+)?")
-_LEADING_JUNK = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "novel",
-                 "new", "so-called", "called", "named", "termed", "dubbed", "of", "and", "or",
-                 "to", "for", "with", "by", "in", "on", "via", "using", "we", "is", "are",
-                 "as", "from", "that", "which"}
+_LEADING_JUNK = {
+    "the",
+    "a",
+    "an",
+    "our",
+    "their",
+    "its",
+    "this",
+    "these",
+    "those",
+    "novel",
+    "new",
+    "so-called",
+    "called",
+    "named",
+    "termed",
+    "dubbed",
+    "of",
+    "and",
+    "or",
+    "to",
+    "for",
+    "with",
+    "by",
+    "in",
+    "on",
+    "via",
+    "using",
+    "we",
+    "is",
+    "are",
+    "as",
+    "from",
+    "that",
+    "which",
+}
 
 #: Words that join two parts of a long form: one cannot start it ("Accuracy and Fairness
 #: Gap (AFG)" starts at "Accuracy", not at "and").
@@ -54,8 +86,13 @@ def is_short_form(candidate):
     """
     if not 2 <= len(candidate) <= 12 or len(candidate.split()) > 2:
         return False
-    if not candidate[0].isalnum() or not any(c.isupper() for c in candidate) or \
-            any(c in _MATH_CHARACTERS for c in candidate) or "^" in candidate and " " in candidate:
+    if (
+        not candidate[0].isalnum()
+        or not any(c.isupper() for c in candidate)
+        or any(c in _MATH_CHARACTERS for c in candidate)
+        or "^" in candidate
+        and " " in candidate
+    ):
         return False
     return sum(c.isalpha() for c in candidate) >= 2
 
@@ -104,15 +141,22 @@ def find_abbreviations(text):
     for m in _REVERSED.finditer(text):
         short, inner = m.group(1), m.group(2)
         words = inner.split()
-        if is_short_form(short) and len(words) > 1 and best_long_form(short, words) == 0 \
-                and _covers(short, inner):
+        if (
+            is_short_form(short)
+            and len(words) > 1
+            and best_long_form(short, words) == 0
+            and _covers(short, inner)
+        ):
             found.append(Abbreviation(short, m.start(1), inner, m.start(2)))
     for m in _PAREN.finditer(text):
         short = m.group(1).strip().rstrip("}")  # "(REFORM})": markup left by the listing
         if ";" in short or "," in short:
             short, *rest = (part.strip() for part in _LIST_SEPARATOR.split(short))
-            if any(" " not in part and _capitals(part) >= 2 for part in rest) or \
-                    _capitals(short) < 2 and any(part[:4].isdigit() for part in rest):
+            if (
+                any(" " not in part and _capitals(part) >= 2 for part in rest)
+                or _capitals(short) < 2
+                and any(part[:4].isdigit() for part in rest)
+            ):
                 continue  # a list of names ("DPA, DPO, and SFT") or a citation ("Sutton, 1988")
         if not is_short_form(short):
             continue
@@ -126,22 +170,31 @@ def find_abbreviations(text):
         for candidates in (clause, words) if len(clause) < len(words) else (clause,):
             window = candidates[-limit:]
             index = _long_form_index(short, window)
-            if index is not None and candidates is not clause and not all(
-                    w[:1].isupper() for w, start in window[index:] if start < comma):
+            if (
+                index is not None
+                and candidates is not clause
+                and not all(w[:1].isupper() for w, start in window[index:] if start < comma)
+            ):
                 index = None
             if index is not None:
                 break
         if index is None:
             continue
         first = next(c for c in short if c.isalnum()).lower()
-        while (index < len(window) - 1 and window[index][0].lower() in _LEADING_JUNK
-               and window[index + 1][0][:1].lower() == first):
+        while (
+            index < len(window) - 1
+            and window[index][0].lower() in _LEADING_JUNK
+            and window[index + 1][0][:1].lower() == first
+        ):
             index += 1
-        if index > 0 and window[index][0].lower() in _CONNECTORS and \
-                window[index - 1][0][:1].lower() == first:
+        if (
+            index > 0
+            and window[index][0].lower() in _CONNECTORS
+            and window[index - 1][0][:1].lower() == first
+        ):
             index -= 1
         long_start = window[index][1]
-        long = text[long_start:window[-1][1] + len(window[-1][0])].rstrip("*_$}")
+        long = text[long_start : window[-1][1] + len(window[-1][0])].rstrip("*_$}")
         if len(long) <= len(short) or long.lower() == short.lower():
             continue
         if not _covers(short, long):
@@ -175,7 +228,7 @@ def _words_before(text, paren):
         word, start = m.group(0), offset + m.start()
         markup = _MARKUP.match(word)
         if markup:
-            word, start = word[markup.end():], start + markup.end()
+            word, start = word[markup.end() :], start + markup.end()
         word = word.strip(",.;:")
         if word and word not in _STOP_BEFORE:
             words.append((word, start))

@@ -15,11 +15,12 @@ import json
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
 IGNORE = "Ignore"
-LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.jsonl"
+LEXICON_PATH = Path(str(files("kg.extractors.data"))) / "lexicon.jsonl"
 _DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 
 
@@ -72,9 +73,15 @@ class Lexicon:
             return None
         key = name_key(surface)
         keys = {key, key[:-1]}
-        return entry if any(name_key(n) in keys and (n in (surface, surface[:-1]) or
-                                                     not (entry.cased or is_cased(n)))
-                            for n in entry.names) else None
+        return (
+            entry
+            if any(
+                name_key(n) in keys
+                and (n in (surface, surface[:-1]) or not (entry.cased or is_cased(n)))
+                for n in entry.names
+            )
+            else None
+        )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -97,19 +104,25 @@ def parse_entry(obj, where):
     if not isinstance(canonical, str) or not canonical.strip():
         raise ValueError(f"{where}: entry has no canonical name")
     if kind not in ENTITY_TYPES + (IGNORE,):
-        raise ValueError(f"{where}: type {kind!r} is not one of {', '.join(ENTITY_TYPES)}, "
-                         f"{IGNORE}")
+        raise ValueError(
+            f"{where}: type {kind!r} is not one of {', '.join(ENTITY_TYPES)}, {IGNORE}"
+        )
     aliases = obj.get("aliases", [])
     part_of = obj.get("part_of", [])
     for name, value in (("aliases", aliases), ("part_of", part_of)):
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
-                                                  for v in value):
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ValueError(f"{where}: {name} must be a list of names")
     unknown = set(obj) - {"canonical", "type", "aliases", "part_of", "family", "cased"}
     if unknown:
         raise ValueError(f"{where}: unknown fields {', '.join(sorted(unknown))}")
-    return Entry(canonical, kind, tuple(a for a in aliases if a != canonical),
-                 tuple(part_of), bool(obj.get("family", False)), bool(obj.get("cased", False)))
+    return Entry(
+        canonical,
+        kind,
+        tuple(a for a in aliases if a != canonical),
+        tuple(part_of),
+        bool(obj.get("family", False)),
+        bool(obj.get("cased", False)),
+    )
 
 
 def load_lexicon(path=LEXICON_PATH):
@@ -127,13 +140,16 @@ def load_lexicon(path=LEXICON_PATH):
             try:
                 lexicon.add(parse_entry(obj, where))
             except ValueError as exc:
-                raise ValueError(str(exc) if str(exc).startswith(where) else
-                                 f"{where}: {exc}") from None
+                raise ValueError(
+                    str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
+                ) from None
     for entry in lexicon.entries.values():
         for parent in entry.part_of:
             if parent not in lexicon.entries:
-                raise ValueError(f"{path}: {entry.canonical} is part of {parent!r}, "
-                                 "which is not a canonical name in the lexicon")
+                raise ValueError(
+                    f"{path}: {entry.canonical} is part of {parent!r}, "
+                    "which is not a canonical name in the lexicon"
+                )
     return lexicon
 
 
@@ -170,9 +186,13 @@ def _pluralisable(name):
     "scores"; an acronym's plural is matched as such)."""
     last = name.replace("-", " ").rsplit(" ", 1)
     word = last[-1]
-    return len(last) == 2 and word.isalpha() and word.islower() and \
-        not word.endswith(("ing", "ed", "ness")) and (not word.endswith("s") or
-                                                      word.endswith("ss"))
+    return (
+        len(last) == 2
+        and word.isalpha()
+        and word.islower()
+        and not word.endswith(("ing", "ed", "ness"))
+        and (not word.endswith("s") or word.endswith("ss"))
+    )
 
 
 def phrase_patterns(lexicon):

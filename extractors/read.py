@@ -16,11 +16,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractors.records import PaperRecord
+from kg.extractors.records import PaperRecord
 
 FORMATS = ("conference", "daily", "jsonl", "json", "csv", "bibtex")
-LISTING_SUFFIXES = {".txt": None, ".jsonl": "jsonl", ".ndjson": "jsonl",
-                    ".json": "json", ".csv": "csv", ".bib": "bibtex"}
+LISTING_SUFFIXES = {
+    ".txt": None,
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".csv": "csv",
+    ".bib": "bibtex",
+}
 CONFERENCE_HEADERS = {"论文检索", "paper search"}
 DAILY_HEADERS = {"daily papers"}
 
@@ -65,17 +71,26 @@ class ReadError(Exception):
 
 # ---------------------------------------------------------------- inputs
 
+
 def expand_inputs(inputs, problems):
     """Files named by paths, directories (searched recursively for listings) and globs."""
     paths = []
     for item in inputs:
         item = str(item)
         if os.path.isdir(item):
-            found = sorted(p for p in Path(item).rglob("*")
-                           if p.is_file() and p.suffix.lower() in LISTING_SUFFIXES)
+            found = sorted(
+                p
+                for p in Path(item).rglob("*")
+                if p.is_file() and p.suffix.lower() in LISTING_SUFFIXES
+            )
             if not found:
-                problems.append(Problem(item, None, "directory holds no listing files "
-                                        "(.txt, .jsonl, .json, .csv, .bib)"))
+                problems.append(
+                    Problem(
+                        item,
+                        None,
+                        "directory holds no listing files (.txt, .jsonl, .json, .csv, .bib)",
+                    )
+                )
             paths.extend(str(p) for p in found)
         elif os.path.exists(item):
             paths.append(item)
@@ -121,8 +136,9 @@ def decode_lines(path, problems):
     if not data.strip():
         raise ReadError(None, "file is empty; nothing to read")
     if b"\x00" in data[:8192]:
-        raise ReadError(None, "looks like a binary file, not a listing; pass text, JSONL, "
-                              "CSV or BibTeX")
+        raise ReadError(
+            None, "looks like a binary file, not a listing; pass text, JSONL, CSV or BibTeX"
+        )
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = []
@@ -130,9 +146,15 @@ def decode_lines(path, problems):
         try:
             lines.append(raw.decode("utf-8").rstrip("\r"))
         except UnicodeDecodeError as exc:
-            problems.append(Problem(path, n, f"not valid UTF-8 (byte {exc.start + 1} of the "
-                                             "line); the record there is skipped: re-save the "
-                                             "file as UTF-8"))
+            problems.append(
+                Problem(
+                    path,
+                    n,
+                    f"not valid UTF-8 (byte {exc.start + 1} of the "
+                    "line); the record there is skipped: re-save the "
+                    "file as UTF-8",
+                )
+            )
             lines.append(None)
     return lines
 
@@ -168,6 +190,7 @@ def _is_jsonl(lines):
 
 # ---------------------------------------------------------------- text listings
 
+
 def is_area_line(line):
     """A topic-area line such as "Theory · Optimization".
 
@@ -178,8 +201,26 @@ def is_area_line(line):
 
 
 _NAME_WORD = re.compile(r"^[\w.'’()\-]+$")
-_PARTICLES = {"van", "der", "de", "den", "von", "da", "di", "du", "la", "le", "del", "dos",
-              "bin", "al", "y", "ter", "ten", "zu"}
+_PARTICLES = {
+    "van",
+    "der",
+    "de",
+    "den",
+    "von",
+    "da",
+    "di",
+    "du",
+    "la",
+    "le",
+    "del",
+    "dos",
+    "bin",
+    "al",
+    "y",
+    "ter",
+    "ten",
+    "zu",
+}
 
 
 def is_author_line(line):
@@ -248,9 +289,15 @@ def _check_abstract(path, line, text, problems):
     if text is None:
         return False
     if len(text) > MAX_ABSTRACT_CHARS:
-        problems.append(Problem(path, line, f"record is {len(text):,} characters long, over "
-                                f"the {MAX_ABSTRACT_CHARS:,} an abstract may have; skipped: "
-                                "split it or check the file's format"))
+        problems.append(
+            Problem(
+                path,
+                line,
+                f"record is {len(text):,} characters long, over "
+                f"the {MAX_ABSTRACT_CHARS:,} an abstract may have; skipped: "
+                "split it or check the file's format",
+            )
+        )
         return False
     return True
 
@@ -276,17 +323,29 @@ def read_conference(path, lines, problems):
             if bad_block:
                 index += 1
             elif _check_abstract(path, n, text, problems):
-                yield PaperRecord(abstract=_clean(text), source=name, index=index, line=n,
-                                  authors=tuple(authors or ()), authors_truncated=truncated,
-                                  area=area)
+                yield PaperRecord(
+                    abstract=_clean(text),
+                    source=name,
+                    index=index,
+                    line=n,
+                    authors=tuple(authors or ()),
+                    authors_truncated=truncated,
+                    area=area,
+                )
                 index += 1
             else:
                 index += 1
             area = authors = None
             truncated = bad_block = False
     if area is not None or authors is not None:
-        problems.append(Problem(path, len(lines), "listing ends with an area or author line "
-                                "but no abstract; that last entry is skipped"))
+        problems.append(
+            Problem(
+                path,
+                len(lines),
+                "listing ends with an area or author line "
+                "but no abstract; that last entry is skipped",
+            )
+        )
 
 
 def _first_line(lines):
@@ -298,7 +357,11 @@ def read_daily(path, lines, problems):
     name = os.path.basename(path)
     index = 0
     for n, text in _paragraphs(lines, join_lines=True):
-        if n == _first_line(lines) and text and text.casefold() in DAILY_HEADERS | CONFERENCE_HEADERS:
+        if (
+            n == _first_line(lines)
+            and text
+            and text.casefold() in DAILY_HEADERS | CONFERENCE_HEADERS
+        ):
             continue
         if _check_abstract(path, n, text, problems):
             yield PaperRecord(abstract=_clean(text), source=name, index=index, line=n)
@@ -306,6 +369,7 @@ def read_daily(path, lines, problems):
 
 
 # ---------------------------------------------------------------- structured listings
+
 
 def _first(obj, fields):
     for f in fields:
@@ -342,9 +406,15 @@ def record_from_mapping(obj, *, path, index, line, problems):
         return None
     abstract = _first(obj, ABSTRACT_FIELDS)
     if not isinstance(abstract, str) or not abstract.strip():
-        problems.append(Problem(path, line, f"record {index + 1} has no abstract (looked for "
-                                f"{', '.join(ABSTRACT_FIELDS[:3])}); skipped: add one or drop "
-                                "the record"))
+        problems.append(
+            Problem(
+                path,
+                line,
+                f"record {index + 1} has no abstract (looked for "
+                f"{', '.join(ABSTRACT_FIELDS[:3])}); skipped: add one or drop "
+                "the record",
+            )
+        )
         return None
     abstract = _clean(abstract)
     if not _check_abstract(path, line, abstract, problems):
@@ -362,11 +432,18 @@ def record_from_mapping(obj, *, path, index, line, problems):
         year = None
     external_id = _first(obj, ID_FIELDS)
     return PaperRecord(
-        abstract=abstract, source=os.path.basename(path), index=index, line=line,
-        title=_clean(_first(obj, TITLE_FIELDS)), authors=tuple(authors),
-        authors_truncated=truncated, area=_clean(area),
+        abstract=abstract,
+        source=os.path.basename(path),
+        index=index,
+        line=line,
+        title=_clean(_first(obj, TITLE_FIELDS)),
+        authors=tuple(authors),
+        authors_truncated=truncated,
+        area=_clean(area),
         external_id=_clean(external_id) if external_id is not None else None,
-        venue=_clean(_first(obj, VENUE_FIELDS)), year=year)
+        venue=_clean(_first(obj, VENUE_FIELDS)),
+        year=year,
+    )
 
 
 def read_jsonl(path, lines, problems):
@@ -378,15 +455,27 @@ def read_jsonl(path, lines, problems):
         if not line.strip():
             continue
         if len(line) > MAX_ABSTRACT_CHARS * 4:
-            problems.append(Problem(path, n, f"line is {len(line):,} characters long, too long "
-                                    "for one paper record; skipped: check the file"))
+            problems.append(
+                Problem(
+                    path,
+                    n,
+                    f"line is {len(line):,} characters long, too long "
+                    "for one paper record; skipped: check the file",
+                )
+            )
             index += 1
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            problems.append(Problem(path, n, f"not valid JSON ({exc.msg} at column {exc.colno}); "
-                                    "skipped: fix or remove the line"))
+            problems.append(
+                Problem(
+                    path,
+                    n,
+                    f"not valid JSON ({exc.msg} at column {exc.colno}); "
+                    "skipped: fix or remove the line",
+                )
+            )
             index += 1
             continue
         record = record_from_mapping(obj, path=path, index=index, line=n, problems=problems)
@@ -397,16 +486,25 @@ def read_jsonl(path, lines, problems):
 
 def read_json(path, lines, problems):
     if None in lines:
-        raise ReadError(lines.index(None) + 1, "not valid UTF-8; a JSON document cannot be "
-                                               "read in part: re-save the file as UTF-8")
+        raise ReadError(
+            lines.index(None) + 1,
+            "not valid UTF-8; a JSON document cannot be read in part: re-save the file as UTF-8",
+        )
     try:
         doc = json.loads("\n".join(lines))
     except json.JSONDecodeError as exc:
-        raise ReadError(exc.lineno, f"not valid JSON ({exc.msg}); fix the file or pass "
-                                    "--format") from None
+        raise ReadError(
+            exc.lineno, f"not valid JSON ({exc.msg}); fix the file or pass --format"
+        ) from None
     if isinstance(doc, dict):
-        items = next((doc[k] for k in ("papers", "records", "entries", "items")
-                      if isinstance(doc.get(k), list)), [doc])
+        items = next(
+            (
+                doc[k]
+                for k in ("papers", "records", "entries", "items")
+                if isinstance(doc.get(k), list)
+            ),
+            [doc],
+        )
     elif isinstance(doc, list):
         items = doc
     else:
@@ -422,8 +520,11 @@ def read_csv(path, lines, problems):
     good = [ln if ln is not None else "" for ln in lines]
     reader = csv.DictReader(good)
     if not reader.fieldnames or not any(f in reader.fieldnames for f in ABSTRACT_FIELDS):
-        raise ReadError(1, f"CSV header has no abstract column (one of "
-                           f"{', '.join(ABSTRACT_FIELDS[:3])}); add a header row")
+        raise ReadError(
+            1,
+            f"CSV header has no abstract column (one of "
+            f"{', '.join(ABSTRACT_FIELDS[:3])}); add a header row",
+        )
     bad_lines = {i for i, ln in enumerate(lines, 1) if ln is None}
     index = 0
     while True:
@@ -439,8 +540,13 @@ def read_csv(path, lines, problems):
         if bad_lines & set(range(start, reader.line_num + 1)):
             index += 1
             continue
-        record = record_from_mapping({k: v for k, v in row.items() if k is not None},
-                                     path=path, index=index, line=start, problems=problems)
+        record = record_from_mapping(
+            {k: v for k, v in row.items() if k is not None},
+            path=path,
+            index=index,
+            line=start,
+            problems=problems,
+        )
         index += 1
         if record:
             yield record
@@ -472,7 +578,7 @@ def parse_bibtex(text):
         pos = end + 1
         if kind in ("comment", "string", "preamble"):
             continue
-        body = text[m.end():end]
+        body = text[m.end() : end]
         key, _, rest = body.partition(",")
         yield line, kind, key.strip(), _bibtex_fields(rest)
 
@@ -503,11 +609,11 @@ def _bibtex_fields(body):
             end = _matching_close(body, pos)
             if end is None:
                 return fields
-            value, pos = body[pos + 1:end], end + 1
+            value, pos = body[pos + 1 : end], end + 1
         elif pos < len(body) and body[pos] == '"':
             end = body.find('"', pos + 1)
             end = len(body) if end < 0 else end
-            value, pos = body[pos + 1:end], end + 1
+            value, pos = body[pos + 1 : end], end + 1
         else:
             m2 = re.match(r"[^,]*", body[pos:])
             value, pos = m2.group(0), pos + m2.end()
@@ -546,5 +652,11 @@ def read_bibtex(path, lines, problems):
             yield record
 
 
-READERS = {"conference": read_conference, "daily": read_daily, "jsonl": read_jsonl,
-           "json": read_json, "csv": read_csv, "bibtex": read_bibtex}
+READERS = {
+    "conference": read_conference,
+    "daily": read_daily,
+    "jsonl": read_jsonl,
+    "json": read_json,
+    "csv": read_csv,
+    "bibtex": read_bibtex,
+}

@@ -10,122 +10,764 @@ import string
 from functools import lru_cache
 from itertools import chain, islice
 
-from extractors.trie import (trie_regex, word_start_ignorecase, word_start_matches,
-                             word_start_regexes)
+from kg.extractors.trie import (
+    trie_regex,
+    word_start_ignorecase,
+    word_start_matches,
+    word_start_regexes,
+)
 
 #: Words that say a name before or after them is a dataset or a benchmark.
-DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set",
-                 "collection"}
-BENCHMARK_HEADS = {"benchmark", "benchmarks", "suite", "leaderboard", "testbed", "arena",
-                   "challenge"}
-METRIC_HEADS = {"score", "rate", "error", "accuracy", "distance", "divergence", "metric",
-                "measure", "index", "ratio", "coefficient", "precision", "recall", "loss",
-                "fraction", "gap"}
+DATASET_HEADS = {"dataset", "datasets", "corpus", "corpora", "database", "data set", "collection"}
+BENCHMARK_HEADS = {
+    "benchmark",
+    "benchmarks",
+    "suite",
+    "leaderboard",
+    "testbed",
+    "arena",
+    "challenge",
+}
+METRIC_HEADS = {
+    "score",
+    "rate",
+    "error",
+    "accuracy",
+    "distance",
+    "divergence",
+    "metric",
+    "measure",
+    "index",
+    "ratio",
+    "coefficient",
+    "precision",
+    "recall",
+    "loss",
+    "fraction",
+    "gap",
+}
 #: Heads of named ideas that are not entities of the graph's typed kinds.
-CONCEPT_HEADS = {"hypothesis", "principle", "phenomenon", "effect", "law", "assumption",
-                 "conjecture", "equality", "inequality", "theorem", "lemma", "property",
-                 "condition", "dilemma", "paradox", "view", "perspective", "regime",
-                 "ability", "abilities", "capability", "capabilities"}
+CONCEPT_HEADS = {
+    "hypothesis",
+    "principle",
+    "phenomenon",
+    "effect",
+    "law",
+    "assumption",
+    "conjecture",
+    "equality",
+    "inequality",
+    "theorem",
+    "lemma",
+    "property",
+    "condition",
+    "dilemma",
+    "paradox",
+    "view",
+    "perspective",
+    "regime",
+    "ability",
+    "abilities",
+    "capability",
+    "capabilities",
+}
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = {
-    "detection", "estimation", "recognition", "classification", "segmentation",
-    "generation", "prediction", "forecasting", "clustering", "pruning", "translation",
-    "answering", "summarization", "understanding", "parsing", "tagging", "localization",
-    "localisation", "tracking", "reconstruction", "synthesis", "completion", "captioning",
-    "grounding", "extraction", "linking", "reasoning", "discovery", "mining",
-    "recommendation", "verification", "editing", "unlearning", "adaptation",
-    "generalization", "generalisation", "denoising", "inpainting", "quantification",
-    "identification", "regression", "navigation", "control", "imputation", "matching",
-    "labeling", "labelling", "attribution", "explainability", "robustness", "mitigation",
-    "super-resolution", "deblurring", "restoration", "acceleration", "selection",
-    "reranking", "re-ranking", "simplification", "paraphrasing", "correction", "diagnosis",
-    "screening", "watermarking", "defense", "defence", "jailbreaking", "steering",
-    "communication", "recovery", "exploration", "imitation", "counting", "valuation",
+    "detection",
+    "estimation",
+    "recognition",
+    "classification",
+    "segmentation",
+    "generation",
+    "prediction",
+    "forecasting",
+    "clustering",
+    "pruning",
+    "translation",
+    "answering",
+    "summarization",
+    "understanding",
+    "parsing",
+    "tagging",
+    "localization",
+    "localisation",
+    "tracking",
+    "reconstruction",
+    "synthesis",
+    "completion",
+    "captioning",
+    "grounding",
+    "extraction",
+    "linking",
+    "reasoning",
+    "discovery",
+    "mining",
+    "recommendation",
+    "verification",
+    "editing",
+    "unlearning",
+    "adaptation",
+    "generalization",
+    "generalisation",
+    "denoising",
+    "inpainting",
+    "quantification",
+    "identification",
+    "regression",
+    "navigation",
+    "control",
+    "imputation",
+    "matching",
+    "labeling",
+    "labelling",
+    "attribution",
+    "explainability",
+    "robustness",
+    "mitigation",
+    "super-resolution",
+    "deblurring",
+    "restoration",
+    "acceleration",
+    "selection",
+    "reranking",
+    "re-ranking",
+    "simplification",
+    "paraphrasing",
+    "correction",
+    "diagnosis",
+    "screening",
+    "watermarking",
+    "defense",
+    "defence",
+    "jailbreaking",
+    "steering",
+    "communication",
+    "recovery",
+    "exploration",
+    "imitation",
+    "counting",
+    "valuation",
 }
 #: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
 LONG_FORM_TASK_HEADS = TASK_HEADS | {
-    "evaluation", "learning", "alignment", "fairness", "planning", "inference", "sampling",
-    "optimization", "optimisation", "interpretability", "privacy", "annotation", "search",
-    "manipulation", "transfer", "modeling", "modelling", "decoding", "distillation",
-    "calibration", "retrieval", "testing", "auditing", "compression", "perception"}
+    "evaluation",
+    "learning",
+    "alignment",
+    "fairness",
+    "planning",
+    "inference",
+    "sampling",
+    "optimization",
+    "optimisation",
+    "interpretability",
+    "privacy",
+    "annotation",
+    "search",
+    "manipulation",
+    "transfer",
+    "modeling",
+    "modelling",
+    "decoding",
+    "distillation",
+    "calibration",
+    "retrieval",
+    "testing",
+    "auditing",
+    "compression",
+    "perception",
+}
 #: Heads that make a phrase a method rather than a task.
 METHOD_HEADS = {
-    "model", "models", "network", "networks", "net", "nets", "algorithm", "algorithms",
-    "method", "methods", "framework", "architecture", "transformer", "transformers",
-    "attention", "regularization", "regularisation", "descent", "machine", "machines",
-    "encoder", "decoder", "autoencoder", "optimizer", "policy", "mechanism", "module",
-    "strategy", "procedure", "scheme", "approach", "technique", "prompting", "tuning",
-    "fine-tuning", "finetuning", "training", "pretraining", "pre-training", "embedding",
-    "embeddings", "estimator", "sampler", "solver", "agent", "pipeline", "process",
-    "system", "kernel", "layer", "layers", "head", "heads", "adapter", "adapters",
-    "augmentation", "dropout", "normalization", "normalisation", "search", "optimization",
-    "optimisation", "programming", "regression", "classifier", "objective", "loss",
-    "gradient", "gradients", "surgery", "solver", "iteration", "analysis", "test",
-    "sketch", "sketching", "quantization", "propagation", "aggregation", "averaging",
-    "distillation", "decomposition", "factorization", "learning", "ensemble", "ensembles",
+    "model",
+    "models",
+    "network",
+    "networks",
+    "net",
+    "nets",
+    "algorithm",
+    "algorithms",
+    "method",
+    "methods",
+    "framework",
+    "architecture",
+    "transformer",
+    "transformers",
+    "attention",
+    "regularization",
+    "regularisation",
+    "descent",
+    "machine",
+    "machines",
+    "encoder",
+    "decoder",
+    "autoencoder",
+    "optimizer",
+    "policy",
+    "mechanism",
+    "module",
+    "strategy",
+    "procedure",
+    "scheme",
+    "approach",
+    "technique",
+    "prompting",
+    "tuning",
+    "fine-tuning",
+    "finetuning",
+    "training",
+    "pretraining",
+    "pre-training",
+    "embedding",
+    "embeddings",
+    "estimator",
+    "sampler",
+    "solver",
+    "agent",
+    "pipeline",
+    "process",
+    "system",
+    "kernel",
+    "layer",
+    "layers",
+    "head",
+    "heads",
+    "adapter",
+    "adapters",
+    "augmentation",
+    "dropout",
+    "normalization",
+    "normalisation",
+    "search",
+    "optimization",
+    "optimisation",
+    "programming",
+    "regression",
+    "classifier",
+    "objective",
+    "loss",
+    "gradient",
+    "gradients",
+    "surgery",
+    "iteration",
+    "analysis",
+    "test",
+    "sketch",
+    "sketching",
+    "quantization",
+    "propagation",
+    "aggregation",
+    "averaging",
+    "distillation",
+    "decomposition",
+    "factorization",
+    "learning",
+    "ensemble",
+    "ensembles",
     "paradigm",
 }
 _TASK_MODIFIER_STOP = {
-    "a", "an", "the", "this", "that", "these", "those", "our", "their", "its", "of", "for",
-    "in", "on", "to", "and", "or", "with", "by", "from", "as", "at", "via", "is", "are",
-    "although", "though", "whereas", "since", "because", "if", "unless", "once",
-    "around", "within", "toward", "towards", "against", "among", "amongst", "throughout",
-    "during", "after", "before", "upon", "per", "despite", "behind", "along", "amid",
-    "versus", "vs", "onto", "unlike", "near", "alongside", "inside", "outside",
-    "be", "we", "it", "which", "such", "novel", "new", "existing", "standard", "various",
-    "different", "many", "several", "downstream", "challenging", "effective", "efficient",
-    "improved", "improving", "improve", "better", "strong", "stronger", "accurate",
-    "typical", "popular", "common", "current", "recent", "prior", "previous", "general",
-    "important", "key", "fundamental", "extensive", "both", "each", "other", "more",
-    "most", "less", "than", "not", "no", "can", "may", "also", "only", "while", "using",
-    "based", "across", "between", "including", "like", "enable", "enables", "enabling",
-    "achieve", "achieves", "achieving", "perform", "performs", "performing", "do",
-    "does", "without", "under", "over", "into", "about", "large", "small", "simple",
-    "proposed", "widely", "used", "well", "known", "same", "first", "second", "all",
-    "any", "some", "two", "three", "one", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "dozens", "high", "low", "quality", "poor", "good",
-    "theoretical", "empirical", "practical", "overall", "final", "further", "then",
-    "where", "when", "how", "what", "why", "has", "have", "had", "was", "were", "been",
-    "being", "there", "here", "show", "shows", "study", "studies", "studying", "task",
-    "tasks", "problem", "problems", "setting", "settings", "existing", "robust",
-    "scalable", "successful", "faster", "slower", "deep", "real-world", "real", "world",
-    "non-trivial", "unified", "powerful", "generalizable", "systematic", "comprehensive",
-    "significant", "superior", "competitive", "reliable", "promising", "principled",
-    "critical", "crucial", "essential", "central", "main", "major", "primary", "specific",
-    "particular", "certain", "such", "given", "underlying", "resulting", "related",
-    "corresponding", "respective", "own", "whole", "entire", "full", "complete", "very",
-    "highly", "often", "still", "yet", "even", "just", "much", "further", "additional",
-    "accurately", "effectively", "efficiently", "jointly", "better", "best",
-    "address", "addresses", "tackle", "tackles", "solve", "solves", "consider", "considers",
-    "investigate", "explore", "examine", "analyze", "analyse", "evaluate", "apply", "use",
-    "leverage", "support", "boost", "advance", "facilitate", "benefit", "demonstrate",
-    "focus", "target", "targets", "promote", "hinder", "limit", "affect", "require",
-    "yield", "provide", "obtain", "ensure", "guarantee", "allow", "make", "makes",
-    "preserve", "preserves", "reduce", "reduces", "increase", "increases", "raise", "raises",
-    "lower", "lowers", "maximize", "maximizes", "minimize", "minimizes", "report", "reports",
-    "compute", "computes", "estimate", "estimates", "measure", "measures",
-    "whether", "so", "hurt", "hurts", "enhance", "enhances", "probe", "probes", "desired",
-    "emergent", "strong", "harm", "harms", "aid", "aids", "drive", "drives",
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "our",
+    "their",
+    "its",
+    "of",
+    "for",
+    "in",
+    "on",
+    "to",
+    "and",
+    "or",
+    "with",
+    "by",
+    "from",
+    "as",
+    "at",
+    "via",
+    "is",
+    "are",
+    "although",
+    "though",
+    "whereas",
+    "since",
+    "because",
+    "if",
+    "unless",
+    "once",
+    "around",
+    "within",
+    "toward",
+    "towards",
+    "against",
+    "among",
+    "amongst",
+    "throughout",
+    "during",
+    "after",
+    "before",
+    "upon",
+    "per",
+    "despite",
+    "behind",
+    "along",
+    "amid",
+    "versus",
+    "vs",
+    "onto",
+    "unlike",
+    "near",
+    "alongside",
+    "inside",
+    "outside",
+    "be",
+    "we",
+    "it",
+    "which",
+    "such",
+    "novel",
+    "new",
+    "existing",
+    "standard",
+    "various",
+    "different",
+    "many",
+    "several",
+    "downstream",
+    "challenging",
+    "effective",
+    "efficient",
+    "improved",
+    "improving",
+    "improve",
+    "better",
+    "strong",
+    "stronger",
+    "accurate",
+    "typical",
+    "popular",
+    "common",
+    "current",
+    "recent",
+    "prior",
+    "previous",
+    "general",
+    "important",
+    "key",
+    "fundamental",
+    "extensive",
+    "both",
+    "each",
+    "other",
+    "more",
+    "most",
+    "less",
+    "than",
+    "not",
+    "no",
+    "can",
+    "may",
+    "also",
+    "only",
+    "while",
+    "using",
+    "based",
+    "across",
+    "between",
+    "including",
+    "like",
+    "enable",
+    "enables",
+    "enabling",
+    "achieve",
+    "achieves",
+    "achieving",
+    "perform",
+    "performs",
+    "performing",
+    "do",
+    "does",
+    "without",
+    "under",
+    "over",
+    "into",
+    "about",
+    "large",
+    "small",
+    "simple",
+    "proposed",
+    "widely",
+    "used",
+    "well",
+    "known",
+    "same",
+    "first",
+    "second",
+    "all",
+    "any",
+    "some",
+    "two",
+    "three",
+    "one",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "dozens",
+    "high",
+    "low",
+    "quality",
+    "poor",
+    "good",
+    "theoretical",
+    "empirical",
+    "practical",
+    "overall",
+    "final",
+    "further",
+    "then",
+    "where",
+    "when",
+    "how",
+    "what",
+    "why",
+    "has",
+    "have",
+    "had",
+    "was",
+    "were",
+    "been",
+    "being",
+    "there",
+    "here",
+    "show",
+    "shows",
+    "study",
+    "studies",
+    "studying",
+    "task",
+    "tasks",
+    "problem",
+    "problems",
+    "setting",
+    "settings",
+    "robust",
+    "scalable",
+    "successful",
+    "faster",
+    "slower",
+    "deep",
+    "real-world",
+    "real",
+    "world",
+    "non-trivial",
+    "unified",
+    "powerful",
+    "generalizable",
+    "systematic",
+    "comprehensive",
+    "significant",
+    "superior",
+    "competitive",
+    "reliable",
+    "promising",
+    "principled",
+    "critical",
+    "crucial",
+    "essential",
+    "central",
+    "main",
+    "major",
+    "primary",
+    "specific",
+    "particular",
+    "certain",
+    "given",
+    "underlying",
+    "resulting",
+    "related",
+    "corresponding",
+    "respective",
+    "own",
+    "whole",
+    "entire",
+    "full",
+    "complete",
+    "very",
+    "highly",
+    "often",
+    "still",
+    "yet",
+    "even",
+    "just",
+    "much",
+    "additional",
+    "accurately",
+    "effectively",
+    "efficiently",
+    "jointly",
+    "best",
+    "address",
+    "addresses",
+    "tackle",
+    "tackles",
+    "solve",
+    "solves",
+    "consider",
+    "considers",
+    "investigate",
+    "explore",
+    "examine",
+    "analyze",
+    "analyse",
+    "evaluate",
+    "apply",
+    "use",
+    "leverage",
+    "support",
+    "boost",
+    "advance",
+    "facilitate",
+    "benefit",
+    "demonstrate",
+    "focus",
+    "target",
+    "targets",
+    "promote",
+    "hinder",
+    "limit",
+    "affect",
+    "require",
+    "yield",
+    "provide",
+    "obtain",
+    "ensure",
+    "guarantee",
+    "allow",
+    "make",
+    "makes",
+    "preserve",
+    "preserves",
+    "reduce",
+    "reduces",
+    "increase",
+    "increases",
+    "raise",
+    "raises",
+    "lower",
+    "lowers",
+    "maximize",
+    "maximizes",
+    "minimize",
+    "minimizes",
+    "report",
+    "reports",
+    "compute",
+    "computes",
+    "estimate",
+    "estimates",
+    "measure",
+    "measures",
+    "whether",
+    "so",
+    "hurt",
+    "hurts",
+    "enhance",
+    "enhances",
+    "probe",
+    "probes",
+    "desired",
+    "emergent",
+    "harm",
+    "harms",
+    "aid",
+    "aids",
+    "drive",
+    "drives",
 }
 _NON_NAMES = {
-    "I", "II", "III", "IV", "V", "VI", "OK", "US", "UK", "EU", "USA", "PhD", "TL;DR",
-    "We", "In", "Our", "This", "However", "Moreover", "Furthermore", "Specifically",
-    "Additionally", "Finally", "First", "Second", "Third", "Code", "GitHub", "Github",
-    "PyTorch", "TensorFlow", "JAX", "API", "APIs", "GPU", "GPUs", "CPU", "CPUs", "TPU",
-    "TPUs", "SOTA", "AI", "ML", "NLP", "CV", "RL", "LLM", "LLMs", "VLM", "VLMs", "MLLM",
-    "MLLMs", "LVLM", "LVLMs", "LM", "LMs", "DNN", "DNNs", "NN", "NNs", "OOD", "IID",
-    "i.i.d.", "ID", "IDs", "URL", "HTML", "PDF", "JSON", "SQL", "PDE", "PDEs", "ODE",
-    "ODEs", "SDE", "SDEs", "3D", "2D", "1D", "4D", "RGB", "RGB-D", "FLOPs", "FLOP",
-    "MB", "GB", "TB", "ms", "Hz", "kHz", "AUC", "vs", "e.g", "i.e", "cf", "etc", "MDP",
-    "MDPs", "POMDP", "POMDPs", "KL", "ReLU", "COVID-19", "COVID", "SARS-CoV-2", "DNA",
-    "RNA", "MRI", "CT", "EEG", "fMRI", "ECG", "NP", "P", "NP-hard", "NP-complete",
-    "EOS", "BOS", "CLS", "SEP", "UNK", "PAD", "IQ", "YouTube", "Twitter", "Reddit", "Wikipedia", "Google", "OpenAI", "Meta", "Microsoft",
-    "Amazon", "Apple", "NVIDIA", "Nvidia", "DeepMind", "Anthropic", "Facebook",
-    "English", "Chinese", "German", "French", "Spanish", "Japanese", "Korean", "Arabic",
-    "Hindi", "Russian", "Portuguese", "Italian", "Dutch", "Turkish", "Vietnamese", "Indonesian",
-    "Persian", "Bengali", "Urdu", "Greek", "Swedish", "Hebrew", "Americans", "Asian", "Asia",
-    "Africa", "Europe", "York", "Times", "HuggingFace", "Hugging",
-    "Python", "Java", "C++", "LaTeX", "Markdown", "ImageNet-scale",
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "OK",
+    "US",
+    "UK",
+    "EU",
+    "USA",
+    "PhD",
+    "TL;DR",
+    "We",
+    "In",
+    "Our",
+    "This",
+    "However",
+    "Moreover",
+    "Furthermore",
+    "Specifically",
+    "Additionally",
+    "Finally",
+    "First",
+    "Second",
+    "Third",
+    "Code",
+    "GitHub",
+    "Github",
+    "PyTorch",
+    "TensorFlow",
+    "JAX",
+    "API",
+    "APIs",
+    "GPU",
+    "GPUs",
+    "CPU",
+    "CPUs",
+    "TPU",
+    "TPUs",
+    "SOTA",
+    "AI",
+    "ML",
+    "NLP",
+    "CV",
+    "RL",
+    "LLM",
+    "LLMs",
+    "VLM",
+    "VLMs",
+    "MLLM",
+    "MLLMs",
+    "LVLM",
+    "LVLMs",
+    "LM",
+    "LMs",
+    "DNN",
+    "DNNs",
+    "NN",
+    "NNs",
+    "OOD",
+    "IID",
+    "i.i.d.",
+    "ID",
+    "IDs",
+    "URL",
+    "HTML",
+    "PDF",
+    "JSON",
+    "SQL",
+    "PDE",
+    "PDEs",
+    "ODE",
+    "ODEs",
+    "SDE",
+    "SDEs",
+    "3D",
+    "2D",
+    "1D",
+    "4D",
+    "RGB",
+    "RGB-D",
+    "FLOPs",
+    "FLOP",
+    "MB",
+    "GB",
+    "TB",
+    "ms",
+    "Hz",
+    "kHz",
+    "AUC",
+    "vs",
+    "e.g",
+    "i.e",
+    "cf",
+    "etc",
+    "MDP",
+    "MDPs",
+    "POMDP",
+    "POMDPs",
+    "KL",
+    "ReLU",
+    "COVID-19",
+    "COVID",
+    "SARS-CoV-2",
+    "DNA",
+    "RNA",
+    "MRI",
+    "CT",
+    "EEG",
+    "fMRI",
+    "ECG",
+    "NP",
+    "P",
+    "NP-hard",
+    "NP-complete",
+    "EOS",
+    "BOS",
+    "CLS",
+    "SEP",
+    "UNK",
+    "PAD",
+    "IQ",
+    "YouTube",
+    "Twitter",
+    "Reddit",
+    "Wikipedia",
+    "Google",
+    "OpenAI",
+    "Meta",
+    "Microsoft",
+    "Amazon",
+    "Apple",
+    "NVIDIA",
+    "Nvidia",
+    "DeepMind",
+    "Anthropic",
+    "Facebook",
+    "English",
+    "Chinese",
+    "German",
+    "French",
+    "Spanish",
+    "Japanese",
+    "Korean",
+    "Arabic",
+    "Hindi",
+    "Russian",
+    "Portuguese",
+    "Italian",
+    "Dutch",
+    "Turkish",
+    "Vietnamese",
+    "Indonesian",
+    "Persian",
+    "Bengali",
+    "Urdu",
+    "Greek",
+    "Swedish",
+    "Hebrew",
+    "Americans",
+    "Asian",
+    "Asia",
+    "Africa",
+    "Europe",
+    "York",
+    "Times",
+    "HuggingFace",
+    "Hugging",
+    "Python",
+    "Java",
+    "C++",
+    "LaTeX",
+    "Markdown",
+    "ImageNet-scale",
 }
 _PROPOSE = re.compile(
     word_start_ignorecase({"w": "e", "t": "his (?:paper|work|study)", "o": "ur (?:paper|work)"})
@@ -135,16 +777,23 @@ _PROPOSE = re.compile(
     r"designs|devise|devises|contribute|contributes|release|releases|curate|curates|"
     r"construct|constructs|build|builds|create|creates|offer|offers|establish|establishes|"
     r"formulate|formulates|formalize|formalise|define|defines|put forward|term|call|name|dub|"
-    r"coin)\b)")
+    r"coin)\b)"
+)
 #: "We draw new links ... and introduce X": a trigger whose subject is far back (a regex
 #: of its own: starting with a literal, it is scanned fast).
 _AND_PROPOSE = re.compile(r"and(?<!\wand) (?:then |further |also )?(?:propose|introduce)\b")
 _PROPOSALS = (_PROPOSE, _AND_PROPOSE)
 #: The naming triggers ("a method called X"), lowercase.
 NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
-_NAMING = re.compile(word_start_ignorecase(
-    {first: "|".join(word[1:] for word in NAMING_WORDS if word[0] == first)
-     for first in dict.fromkeys(word[0] for word in NAMING_WORDS)}) + r"\s+")
+_NAMING = re.compile(
+    word_start_ignorecase(
+        {
+            first: "|".join(word[1:] for word in NAMING_WORDS if word[0] == first)
+            for first in dict.fromkeys(word[0] for word in NAMING_WORDS)
+        }
+    )
+    + r"\s+"
+)
 
 
 def proposal_triggers(text):
@@ -156,8 +805,11 @@ def proposal_triggers(text):
     [(13, 23, False), (27, 34, True)]
     """
     triggers = _PROPOSALS + (_NAMING,) if _may_name(text) else _PROPOSALS
-    return sorted((m.start(), m.end(), trigger is _NAMING)
-                  for trigger in triggers for m in trigger.finditer(text))
+    return sorted(
+        (m.start(), m.end(), trigger is _NAMING)
+        for trigger in triggers
+        for m in trigger.finditer(text)
+    )
 
 
 def _may_name(text):
@@ -178,17 +830,20 @@ _APPOSITION_START = re.compile(
     r"^(?:We\s+\w+\s+)?([A-Z][\w\-.+]*[A-Z0-9][\w\-.+]*)\s*(?:\([^)]*\))?\s*,\s+"
     r"(?:a|an|the)\s+(?:\w+[\s-]+){0,4}?(?:novel|new|simple|general|first|unified|"
     r"framework|method|model|approach|benchmark|dataset|algorithm|suite|technique|"
-    r"system|metric|tool|library|family|scalable|lightweight|training|plug)")
+    r"system|metric|tool|library|family|scalable|lightweight|training|plug)"
+)
 #: A name followed by its introduction: "X (...), a novel metric", "X: A ... framework".
 _INTRODUCING_APPOSITION = re.compile(
     r"[\w\-.+]+(?: [a-z]+)?\s*(?:\([^)]*\))?\s*(?:,\s+(?:a|an)\s+(?:novel|new)\b|"
     r":\s+An?\s+(?:[\w\-]+\s+){0,3}?(?:framework|method|approach|benchmark|dataset|"
-    r"algorithm|model|system|metric|suite|toolkit|library)\b)")
+    r"algorithm|model|system|metric|suite|toolkit|library)\b)"
+)
 #: What comes right before a name the paper calls its own: "Our approach, X (...), ...".
 _OUR_OWN_BEFORE = re.compile(
     r"\b[Oo]ur (?:new |novel |proposed )?(?:approach|method|framework|model|algorithm|system|"
     r"technique|pipeline|benchmark|dataset|metric|solution),? (?:is |called |named |dubbed )?$"
-    r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+[:,] $")
+    r"|\b(?:novel|new) (?:[\w\-]+ ){0,2}[\w\-]+[:,] $"
+)
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 #: A word's characters; a word starts at a letter after any other character or a "+".
 _NAME_CHARACTERS = re.compile(r"[\w\-+./]*")
@@ -197,16 +852,41 @@ _NAME_CHARACTERS = re.compile(r"[\w\-+./]*")
 _INNER_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9](?<=[\w\-+./].)")
 _CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
 _ASCII_LETTERS = frozenset(string.ascii_letters)
-_HEAD_WORDS = ("benchmark", "dataset", "corpus", "corpora", "database", "suite",
-               "leaderboard", "testbed", "arena", "challenge", "collection")
+_HEAD_WORDS = (
+    "benchmark",
+    "dataset",
+    "corpus",
+    "corpora",
+    "database",
+    "suite",
+    "leaderboard",
+    "testbed",
+    "arena",
+    "challenge",
+    "collection",
+)
 _WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
 #: A sentence end: its punctuation mark, then the gap to the next sentence.
 _SENTENCE_END = re.compile(r"[.!?][\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
-_NO_SPLIT_BEFORE = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.",
-                    "resp.", "approx.", "Dr.", "No.", "i.i.d.")
+_NO_SPLIT_BEFORE = (
+    "e.g.",
+    "i.e.",
+    "et al.",
+    "etc.",
+    "vs.",
+    "cf.",
+    "Fig.",
+    "Eq.",
+    "Sec.",
+    "resp.",
+    "approx.",
+    "Dr.",
+    "No.",
+    "i.i.d.",
+)
 
 
 def sentence_bounds(text):
@@ -220,7 +900,7 @@ def sentence_bounds(text):
     bounds, start = [], 0
     for m in _SENTENCE_END.finditer(text):
         end = m.start() + 1
-        if text[max(0, end - 8):end].endswith(_NO_SPLIT_BEFORE) or _single_initial(text, end):
+        if text[max(0, end - 8) : end].endswith(_NO_SPLIT_BEFORE) or _single_initial(text, end):
             continue
         bounds.append((start, end))
         start = m.end()
@@ -231,8 +911,12 @@ def sentence_bounds(text):
 
 def _single_initial(text, end):
     """A period after one capital letter ("A. Smith"), not a sentence end."""
-    return end >= 2 and text[end - 1] == "." and text[end - 2].isupper() and \
-        (end == 2 or not text[end - 3].isalnum())
+    return (
+        end >= 2
+        and text[end - 1] == "."
+        and text[end - 2].isupper()
+        and (end == 2 or not text[end - 3].isalnum())
+    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -248,8 +932,13 @@ def is_name_shaped(word):
     >>> is_name_shaped("sqrtT"), is_name_shaped("mathcalO"), is_name_shaped("expRNN")
     (False, False, True)
     """
-    if len(word) < 2 or word in _NON_NAMES or not word[0].isalpha() or _GLUED.search(word) \
-            or _BARE_LATEX.match(word):
+    if (
+        len(word) < 2
+        or word in _NON_NAMES
+        or not word[0].isalpha()
+        or _GLUED.search(word)
+        or _BARE_LATEX.match(word)
+    ):
         return False
     if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
@@ -285,8 +974,10 @@ def is_acronym_marked(word):
 #: Two sentences glued by a missing space ("synergy.We").
 _GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
 #: Math whose LaTeX backslashes were lost on the way ("sqrtT", "mathcalO", "frac1T").
-_BARE_LATEX = re.compile(r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overline|"
-                         r"math(?:cal|bb|bf|rm|sf)|log)[A-Z0-9]")
+_BARE_LATEX = re.compile(
+    r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overline|"
+    r"math(?:cal|bb|bf|rm|sf)|log)[A-Z0-9]"
+)
 _DIGIT = re.compile(r"\d")
 
 
@@ -321,11 +1012,18 @@ def proposal_spans(sentence, triggers=None):
             end = min(end, _naming_window_end(sentence, after))
         for t in _NAME_TOKEN.finditer(sentence, after, end):
             word = t.group(0).rstrip(".")
-            if cue and t.start() >= cue.end() and \
-                    not _bracketed(sentence, t.start(), t.start() + len(word)):
+            if (
+                cue
+                and t.start() >= cue.end()
+                and not _bracketed(sentence, t.start(), t.start() + len(word))
+            ):
                 continue
-            if is_name_shaped(word) or word[:1].isupper() and word not in _NON_NAMES and (
-                    naming or _named_right_after(sentence, after, t.start(), word)):
+            if (
+                is_name_shaped(word)
+                or word[:1].isupper()
+                and word not in _NON_NAMES
+                and (naming or _named_right_after(sentence, after, t.start(), word))
+            ):
                 start, end = t.start(), t.start() + len(word)
                 if naming and not is_name_shaped(word):
                     end = _TITLE_WORDS.match(sentence, end).end()
@@ -354,23 +1052,29 @@ def _capitalised_run_start(sentence, lowest, start):
     belong to the name: "We introduce Biased TextRank" names Biased TextRank."""
     while True:
         prev = _TITLE_WORD_BEFORE.search(sentence, max(lowest, start - 40), start)
-        if not prev or prev.group(1) in _NON_NAMES or \
-                prev.group(1).lower() in _TASK_MODIFIER_STOP | _LEADING_FUNCTION_WORDS:
+        if (
+            not prev
+            or prev.group(1) in _NON_NAMES
+            or prev.group(1).lower() in _TASK_MODIFIER_STOP | _LEADING_FUNCTION_WORDS
+        ):
             return start
         start = prev.start(1)
 
 
 def _bracketed(sentence, start, end):
     """Whether [start, end) is all that a pair of brackets holds: an acronym defined."""
-    return sentence[start - 1:start] == "(" and sentence[end:end + 1] == ")"
+    return sentence[start - 1 : start] == "(" and sentence[end : end + 1] == ")"
 
 
 def _named_right_after(sentence, trigger_end, start, word):
     """A capitalised word right after "we introduce" that an apposition or its acronym
     follows ("We introduce Agon, which ..."): a name, though not shaped like one."""
-    after = sentence[start + len(word):start + len(word) + 2]
-    return start == trigger_end + 1 and (after[:1] in (",", ":") or after == " (") and \
-        not word.lower().endswith(_ADJECTIVE_SUFFIXES)
+    after = sentence[start + len(word) : start + len(word) + 2]
+    return (
+        start == trigger_end + 1
+        and (after[:1] in (",", ":") or after == " (")
+        and not word.lower().endswith(_ADJECTIVE_SUFFIXES)
+    )
 
 
 #: Endings of words that describe rather than name ("Bayesian", "Lexical").
@@ -408,13 +1112,16 @@ def is_proposal_context(sentence, start):
     """
     for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in _PROPOSALS):
         if m.end() <= start:
-            between = sentence[m.end():start]
+            between = sentence[m.end() : start]
             if ";" not in between and not _USE_CUE.search(between):
                 return True
     apposition = _APPOSITION_START.match(sentence)
-    return bool(apposition) and start == apposition.start(1) or \
-        _INTRODUCING_APPOSITION.match(sentence, start) is not None or \
-        _introduced_as_ours(sentence, start)
+    return (
+        bool(apposition)
+        and start == apposition.start(1)
+        or _INTRODUCING_APPOSITION.match(sentence, start) is not None
+        or _introduced_as_ours(sentence, start)
+    )
 
 
 _RELATIVE = re.compile(r"\b(?:which|that|by|whose|where|when|how|to)\b")
@@ -432,9 +1139,13 @@ def introduced_here(sentence, start, words=5):
     """
     triggers = _PROPOSALS + (_NAMING,)
     for m in chain.from_iterable(p.finditer(sentence, 0, start + 1) for p in triggers):
-        between = sentence[m.end():start]
-        if m.end() <= start and len(between.split()) <= words and \
-                not any(c in between for c in ",;:()—–.") and not _RELATIVE.search(between):
+        between = sentence[m.end() : start]
+        if (
+            m.end() <= start
+            and len(between.split()) <= words
+            and not any(c in between for c in ",;:()—–.")
+            and not _RELATIVE.search(between)
+        ):
             return True
     return _introduced_as_ours(sentence, start)
 
@@ -448,7 +1159,8 @@ def _introduced_as_ours(sentence, start):
 _USE_CUE = re.compile(
     r"\b(?:using|use|uses|with|on|via|based on|from|built on|over|against|inspired|"
     r"than|compared|such as|including|like|existing|standard|prior|"
-    r"previous|popular|baselines?)\b")
+    r"previous|popular|baselines?)\b"
+)
 
 
 def _head_words(text):
@@ -459,10 +1171,11 @@ def _head_words(text):
         at = lowered.find(cue)
         while at >= 0:
             end = at + len(cue)
-            if lowered[end:end + 1] == "s":
+            if lowered[end : end + 1] == "s":
                 end += 1
-            if (at == 0 or not lowered[at - 1].isalnum()) and \
-                    (end == len(lowered) or not lowered[end].isalnum()):
+            if (at == 0 or not lowered[at - 1].isalnum()) and (
+                end == len(lowered) or not lowered[end].isalnum()
+            ):
                 found.append((at, lowered[at:end]))
             at = lowered.find(cue, end)
     return sorted(found)
@@ -493,25 +1206,35 @@ def headed_name_spans(sentence):
         if not m:
             continue
         word = m.group(1)
-        if word.endswith(".") or not word[0].isupper() and not is_name_shaped(word) or \
-                _LANGUAGE_PAIR.fullmatch(word) or \
-                all(part in _NON_NAMES for part in word.split("-")):
+        if (
+            word.endswith(".")
+            or not word[0].isupper()
+            and not is_name_shaped(word)
+            or _LANGUAGE_PAIR.fullmatch(word)
+            or all(part in _NON_NAMES for part in word.split("-"))
+        ):
             continue  # "... Google Images. Dataset", "the EN-DE dataset", "English-French"
         start = m.start(1)
         shaped = is_name_shaped(word)
-        if not shaped and (not word[0].isupper() or word in _NON_NAMES or
-                           word.lower() in _TASK_MODIFIER_STOP or _sentence_start(sentence, start)):
+        if not shaped and (
+            not word[0].isupper()
+            or word in _NON_NAMES
+            or word.lower() in _TASK_MODIFIER_STOP
+            or _sentence_start(sentence, start)
+        ):
             continue
         while True:
             prev = _CAPITALISED_BEFORE.search(sentence, _word_window(sentence, start, 40), start)
-            if not prev or prev.group(1) in _NON_NAMES or \
-                    prev.group(1).lower() in _TASK_MODIFIER_STOP:
+            if (
+                not prev
+                or prev.group(1) in _NON_NAMES
+                or prev.group(1).lower() in _TASK_MODIFIER_STOP
+            ):
                 break
             start = prev.start(1)
             if _sentence_start(sentence, start):
                 break
-        kind = "Benchmark" if head in BENCHMARK_HEADS or head[:-1] in BENCHMARK_HEADS \
-            else "Dataset"
+        kind = "Benchmark" if head in BENCHMARK_HEADS or head[:-1] in BENCHMARK_HEADS else "Dataset"
         found.append((start, m.start(1) + len(word), kind))
     return found
 
@@ -521,8 +1244,9 @@ _CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
 _LANGUAGE_PAIR = re.compile(r"[A-Za-z]{2}-[A-Za-z]{2}")
 
 
-_COLLECTION_WORD = re.compile(r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b",
-                              re.IGNORECASE)
+_COLLECTION_WORD = re.compile(
+    r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b", re.IGNORECASE
+)
 
 
 def collection_type(sentence, start, end, default):
@@ -537,11 +1261,11 @@ def collection_type(sentence, start, end, default):
     >>> collection_type(s, 3, 11, "Dataset")
     'Dataset'
     """
-    after = _COLLECTION_WORD.match(sentence, end + 1) if sentence[end:end + 1] == " " else None
+    after = _COLLECTION_WORD.match(sentence, end + 1) if sentence[end : end + 1] == " " else None
     if after:
         return _collection_kind(after.group(1))
-    window = sentence[max(0, start - 80):start]
-    found = [m for m in _COLLECTION_WORD.finditer(window) if ";" not in window[m.end():]]
+    window = sentence[max(0, start - 80) : start]
+    found = [m for m in _COLLECTION_WORD.finditer(window) if ";" not in window[m.end() :]]
     return _collection_kind(found[-1].group(1)) if found else default
 
 
@@ -561,8 +1285,11 @@ def head_words(phrase):
     """
     words = phrase.replace("–", "-").split()
     for k, word in enumerate(words[1:], 1):
-        if word in ("for", "via", "using") or word.lower() in ("of", "with") and \
-                words[k - 1].lower().rstrip("s") in METHOD_HEADS:
+        if (
+            word in ("for", "via", "using")
+            or word.lower() in ("of", "with")
+            and words[k - 1].lower().rstrip("s") in METHOD_HEADS
+        ):
             return words[:k]
     return words
 
@@ -598,16 +1325,33 @@ def phrase_type(phrase):
 
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
-_NOT_TASK_NAMES = {"language", "languages", "data", "domain", "domains", "model", "models",
-                   "nlp", "ml", "ai", "cv", "rl", "llm", "vision",
-                   "benchmark", "benchmarks", "evaluation", "world"}
+_NOT_TASK_NAMES = {
+    "language",
+    "languages",
+    "data",
+    "domain",
+    "domains",
+    "model",
+    "models",
+    "nlp",
+    "ml",
+    "ai",
+    "cv",
+    "rl",
+    "llm",
+    "vision",
+    "benchmark",
+    "benchmarks",
+    "evaluation",
+    "world",
+}
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 
 
 def _modifies_next(sentence, end):
     """Whether the word after ``end`` is a noun the phrase modifies ("clustering methods")."""
-    m = _LOWER_WORD.match(sentence.lower(), end + 1) if sentence[end:end + 1] == " " else None
+    m = _LOWER_WORD.match(sentence.lower(), end + 1) if sentence[end : end + 1] == " " else None
     return bool(m) and m.group(0) in _HEAD_OF_COMPOUND
 
 
@@ -626,24 +1370,45 @@ def _words_before(sentence, end, limit=4):
 #: Task verbs whose gerund names a task by its object ("detecting gender bias" is gender
 #: bias detection), with the noun the task takes its name from.
 GERUND_TASK_NOUNS = {
-    "detecting": "detection", "estimating": "estimation", "classifying": "classification",
-    "predicting": "prediction", "generating": "generation", "recognizing": "recognition",
-    "recognising": "recognition", "segmenting": "segmentation", "filtering": "filtering",
-    "retrieving": "retrieval", "translating": "translation", "summarizing": "summarization",
-    "summarising": "summarization", "localizing": "localization", "forecasting": "forecasting",
-    "identifying": "identification", "quantifying": "quantification",
-    "evaluating": "evaluation", "verifying": "verification", "reconstructing": "reconstruction",
-    "tracking": "tracking", "completing": "completion", "compressing": "compression",
-    "denoising": "denoising", "attributing": "attribution", "explaining": "explanation",
-    "editing": "editing", "inferring": "inference", "optimizing": "optimization",
-    "optimising": "optimization"}
+    "detecting": "detection",
+    "estimating": "estimation",
+    "classifying": "classification",
+    "predicting": "prediction",
+    "generating": "generation",
+    "recognizing": "recognition",
+    "recognising": "recognition",
+    "segmenting": "segmentation",
+    "filtering": "filtering",
+    "retrieving": "retrieval",
+    "translating": "translation",
+    "summarizing": "summarization",
+    "summarising": "summarization",
+    "localizing": "localization",
+    "forecasting": "forecasting",
+    "identifying": "identification",
+    "quantifying": "quantification",
+    "evaluating": "evaluation",
+    "verifying": "verification",
+    "reconstructing": "reconstruction",
+    "tracking": "tracking",
+    "completing": "completion",
+    "compressing": "compression",
+    "denoising": "denoising",
+    "attributing": "attribution",
+    "explaining": "explanation",
+    "editing": "editing",
+    "inferring": "inference",
+    "optimizing": "optimization",
+    "optimising": "optimization",
+}
 #: A word ending in "ing", found by its ending (a literal the regex engine finds quickly).
 _ING_WORD = re.compile(r"ing\b")
 #: The object after a task verb: one to three words, then a clause boundary.
 _GERUND_OBJECT = re.compile(
     r"((?: [A-Za-z][\w\-]*){1,3}?)"
     r"(?= (?:is|are|has|have|remains|from|with|in|for|by|via|using|under|and|or|that|which|"
-    r"as|to|at|on|of|without|across)\b|[,.;:)]|$)")
+    r"as|to|at|on|of|without|across)\b|[,.;:)]|$)"
+)
 #: What comes right before a task verb that names a task: a preposition or a sentence end.
 _GERUND_LEFT = re.compile(r"(?:\b(?:for|of|in|on|at|to)|[.!?]) $")
 
@@ -663,18 +1428,22 @@ def gerund_task_spans(text):
         start = m.start()
         while start and text[start - 1].isalpha():
             start -= 1
-        verb = text[start:m.end()].lower()
-        if verb not in GERUND_TASK_NOUNS or start and (
-                text[start - 1] == "-" or
-                not _GERUND_LEFT.search(text, max(0, start - 5), start)):
+        verb = text[start : m.end()].lower()
+        if (
+            verb not in GERUND_TASK_NOUNS
+            or start
+            and (text[start - 1] == "-" or not _GERUND_LEFT.search(text, max(0, start - 5), start))
+        ):
             continue
         obj = _GERUND_OBJECT.match(text, m.end())
         if obj is None:
             continue
         low = obj.group(1).lower().split()
-        if any(w in _TASK_MODIFIER_STOP or w in _ADJECTIVES for w in low) or \
-                low[-1].endswith(("al", "ive", "ic", "ous", "ble", "ing", "ly", "ed")) or \
-                text.startswith(" of ", obj.end()):
+        if (
+            any(w in _TASK_MODIFIER_STOP or w in _ADJECTIVES for w in low)
+            or low[-1].endswith(("al", "ive", "ic", "ous", "ble", "ing", "ly", "ed"))
+            or text.startswith(" of ", obj.end())
+        ):
             continue
         noun = GERUND_TASK_NOUNS[verb]
         found.append((start, obj.end(), " ".join(low[:-1] + [singular(low[-1]), noun])))
@@ -684,8 +1453,7 @@ def gerund_task_spans(text):
 #: The word before " and "/" or ": a modifier that may share the head after the joiner.
 _MODIFIER_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-]*)$")
 #: A joiner, then the second modifier and one or two words of the shared head.
-_JOINED_MODIFIER = re.compile(
-    r" (?:and|or) ([A-Za-z][\w\-]*) ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?")
+_JOINED_MODIFIER = re.compile(r" (?:and|or) ([A-Za-z][\w\-]*) ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?")
 
 
 def shared_head_phrases(text):
@@ -707,8 +1475,16 @@ def shared_head_phrases(text):
                 before = _MODIFIER_BEFORE.search(text, _word_window(text, at + 1, 41), at)
                 if before and _modifier_pair(text, before.group(1), before.start(), m.group(1)):
                     head = [w for w in m.groups()[1:] if w]
-                    found.append((before.start(1), at, tuple(
-                        " ".join([before.group(1)] + head[:n]) for n in range(len(head), 0, -1))))
+                    found.append(
+                        (
+                            before.start(1),
+                            at,
+                            tuple(
+                                " ".join([before.group(1)] + head[:n])
+                                for n in range(len(head), 0, -1)
+                            ),
+                        )
+                    )
             at = text.find(joiner, at + 1)
     return sorted(found)
 
@@ -725,9 +1501,12 @@ def _modifier_pair(text, first, start, second):
     if not _is_modifier(first) or first.lower() == second.lower():
         return False
     previous = _WORD_BEFORE.search(text, _word_window(text, start, 40), start)
-    return previous is None or previous.group(1).lower() in _TASK_MODIFIER_STOP or \
-        first.lower().endswith(_ADJECTIVAL_ENDINGS) or \
-        previous.group(1).lower().endswith(_ADJECTIVAL_ENDINGS)
+    return (
+        previous is None
+        or previous.group(1).lower() in _TASK_MODIFIER_STOP
+        or first.lower().endswith(_ADJECTIVAL_ENDINGS)
+        or previous.group(1).lower().endswith(_ADJECTIVAL_ENDINGS)
+    )
 
 
 def singular(word):
@@ -756,23 +1535,28 @@ def task_spans(sentence):
     found = []
     lowered = sentence.lower()
     for start, end, word in _task_words(lowered):
-        if lowered[start - 1:start] == "-" and _in_hyphenated_word(lowered, start):
+        if lowered[start - 1 : start] == "-" and _in_hyphenated_word(lowered, start):
             continue
         named = word in _TASK_NOUNS
         words = _words_before(sentence, start if named else end, 5)
-        if not words or (named and sentence[words[-1][2]:start] != " "):
+        if not words or (named and sentence[words[-1][2] : start] != " "):
             continue
         head = len(words) - 1
         first = _modifiers_start(sentence, words, head, lead=named)
         if named and first < head and words[first][0].lower().endswith("ing"):
             first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
-            if words[head][0].lower().endswith(("ive", "al", "ic", "ed")) and \
-                    words[head][0].lower() not in TASK_HEADS or \
-                    words[head][0].lower() in _NOT_TASK_NAMES:
+            if (
+                words[head][0].lower().endswith(("ive", "al", "ic", "ed"))
+                and words[head][0].lower() not in TASK_HEADS
+                or words[head][0].lower() in _NOT_TASK_NAMES
+            ):
                 continue
-            if first < head or (first == head and words[head][0].lower() in TASK_HEADS and
-                                words[head][0].lower() not in _BARE_GENERIC_HEADS):
+            if first < head or (
+                first == head
+                and words[head][0].lower() in TASK_HEADS
+                and words[head][0].lower() not in _BARE_GENERIC_HEADS
+            ):
                 found.append((words[first][1], words[head][2], True))
         elif first < head and not _modifies_next(sentence, end):
             found.append((words[first][1], end, False))
@@ -782,12 +1566,41 @@ def task_spans(sentence):
 #: Task heads that alone, as in "generation tasks", name no task one could share with
 #: another paper ("classification", "translation" and "reasoning tasks" still do).
 _BARE_GENERIC_HEADS = {
-    "prediction", "generation", "estimation", "detection", "recognition", "understanding",
-    "matching", "labeling", "labelling", "control", "localization", "localisation",
-    "extraction", "selection", "completion", "reconstruction", "synthesis", "identification",
-    "verification", "editing", "adaptation", "mining", "discovery", "grounding", "linking",
-    "correction", "recovery", "communication", "steering", "acceleration", "robustness",
-    "mitigation", "defense", "defence"}
+    "prediction",
+    "generation",
+    "estimation",
+    "detection",
+    "recognition",
+    "understanding",
+    "matching",
+    "labeling",
+    "labelling",
+    "control",
+    "localization",
+    "localisation",
+    "extraction",
+    "selection",
+    "completion",
+    "reconstruction",
+    "synthesis",
+    "identification",
+    "verification",
+    "editing",
+    "adaptation",
+    "mining",
+    "discovery",
+    "grounding",
+    "linking",
+    "correction",
+    "recovery",
+    "communication",
+    "steering",
+    "acceleration",
+    "robustness",
+    "mitigation",
+    "defense",
+    "defence",
+}
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
 _TASK_WORD = word_start_regexes(trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])", "a-z")
@@ -799,8 +1612,7 @@ def _task_words(lowered):
     >>> list(_task_words("detection, redetection and multi-task"))
     [(0, 9, 'detection'), (33, 37, 'task')]
     """
-    return [(m.start(1), m.end(1), m.group(1))
-            for m in word_start_matches(*_TASK_WORD, lowered)]
+    return [(m.start(1), m.end(1), m.group(1)) for m in word_start_matches(*_TASK_WORD, lowered)]
 
 
 def _in_hyphenated_word(lowered, start):
@@ -810,33 +1622,174 @@ def _in_hyphenated_word(lowered, start):
     return bool(before) and "a" <= before[-1] <= "z"
 
 
-_ING_NOUNS = {"learning", "training", "reasoning", "clustering", "modeling", "modelling",
-              "computing", "processing", "understanding", "sampling", "planning", "ranking",
-              "matching", "tracking", "mining", "programming", "pricing", "forecasting",
-              "editing", "tuning", "answering", "coding", "engineering", "decision-making",
-              "fine-tuning", "finetuning", "pretraining", "pre-training", "recommending",
-              "rendering", "imaging", "parsing", "captioning", "streaming", "scheduling"}
-_ED_ADJECTIVES = {"supervised", "unsupervised", "semi-supervised", "self-supervised",
-                  "weakly-supervised", "federated", "distributed", "constrained",
-                  "retrieval-augmented", "grounded", "conditioned", "structured", "labeled",
-                  "unlabeled", "annotated", "biased", "de-biased", "debiased", "embodied",
-                  "goal-conditioned", "text-based", "model-based", "knowledge-based"}
+_ING_NOUNS = {
+    "learning",
+    "training",
+    "reasoning",
+    "clustering",
+    "modeling",
+    "modelling",
+    "computing",
+    "processing",
+    "understanding",
+    "sampling",
+    "planning",
+    "ranking",
+    "matching",
+    "tracking",
+    "mining",
+    "programming",
+    "pricing",
+    "forecasting",
+    "editing",
+    "tuning",
+    "answering",
+    "coding",
+    "engineering",
+    "decision-making",
+    "fine-tuning",
+    "finetuning",
+    "pretraining",
+    "pre-training",
+    "recommending",
+    "rendering",
+    "imaging",
+    "parsing",
+    "captioning",
+    "streaming",
+    "scheduling",
+}
+_ED_ADJECTIVES = {
+    "supervised",
+    "unsupervised",
+    "semi-supervised",
+    "self-supervised",
+    "weakly-supervised",
+    "federated",
+    "distributed",
+    "constrained",
+    "retrieval-augmented",
+    "grounded",
+    "conditioned",
+    "structured",
+    "labeled",
+    "unlabeled",
+    "annotated",
+    "biased",
+    "de-biased",
+    "debiased",
+    "embodied",
+    "goal-conditioned",
+    "text-based",
+    "model-based",
+    "knowledge-based",
+}
 _ADJECTIVES = {
-    "original", "correct", "well-known", "difficult", "almost", "next", "few",
-    "insufficient", "either", "similar", "proper", "representative", "resultant", "wrong",
-    "rich", "initial", "vanilla", "complementary", "nuanced",
-    "great", "greater", "diverse", "explicit", "implicit", "meaningful", "deeper", "rapid",
-    "inherent", "innate", "universal", "narrow", "optimal", "comparable", "arbitrary",
-    "isolated", "holistic", "higher", "lower", "generic", "basic", "complex", "sufficient",
-    "consistent", "useful", "interpretable", "flexible", "strict", "applied", "beyond",
-    "through", "thus", "thereby", "but", "s", "t", "near-lossless", "well-defined",
-    "well-controlled", "extraordinary", "prominent", "realistic", "specialized",
-    "inconsistent", "desirable", "naive", "classical", "traditional", "conventional",
-    "modern", "advanced", "fast", "slow", "reliable", "trustworthy", "safe", "accurate",
-    "stable", "precise", "fair", "harmful", "useful", "possible", "potential", "actual",
-    "true", "false", "direct", "indirect", "global", "local", "multi-step", "subsequent",
-    "remarkable", "superior", "limited", "broad", "wide", "strong", "weak", "poor",
-    "excellent", "notable", "substantial", "considerable", "significant", "sound",
+    "original",
+    "correct",
+    "well-known",
+    "difficult",
+    "almost",
+    "next",
+    "few",
+    "insufficient",
+    "either",
+    "similar",
+    "proper",
+    "representative",
+    "resultant",
+    "wrong",
+    "rich",
+    "initial",
+    "vanilla",
+    "complementary",
+    "nuanced",
+    "great",
+    "greater",
+    "diverse",
+    "explicit",
+    "implicit",
+    "meaningful",
+    "deeper",
+    "rapid",
+    "inherent",
+    "innate",
+    "universal",
+    "narrow",
+    "optimal",
+    "comparable",
+    "arbitrary",
+    "isolated",
+    "holistic",
+    "higher",
+    "lower",
+    "generic",
+    "basic",
+    "complex",
+    "sufficient",
+    "consistent",
+    "useful",
+    "interpretable",
+    "flexible",
+    "strict",
+    "applied",
+    "beyond",
+    "through",
+    "thus",
+    "thereby",
+    "but",
+    "s",
+    "t",
+    "near-lossless",
+    "well-defined",
+    "well-controlled",
+    "extraordinary",
+    "prominent",
+    "realistic",
+    "specialized",
+    "inconsistent",
+    "desirable",
+    "naive",
+    "classical",
+    "traditional",
+    "conventional",
+    "modern",
+    "advanced",
+    "fast",
+    "slow",
+    "reliable",
+    "trustworthy",
+    "safe",
+    "accurate",
+    "stable",
+    "precise",
+    "fair",
+    "harmful",
+    "possible",
+    "potential",
+    "actual",
+    "true",
+    "false",
+    "direct",
+    "indirect",
+    "global",
+    "local",
+    "multi-step",
+    "subsequent",
+    "remarkable",
+    "superior",
+    "limited",
+    "broad",
+    "wide",
+    "strong",
+    "weak",
+    "poor",
+    "excellent",
+    "notable",
+    "substantial",
+    "considerable",
+    "significant",
+    "sound",
 }
 
 
@@ -847,40 +1800,127 @@ def _is_modifier(word, previous=""):
     low = word.lower()
     if len(low) < 2 or low in _TASK_MODIFIER_STOP or low in _ADJECTIVES:
         return False
-    if low.endswith("ly") or low.endswith(("ful", "ous")) and low not in (
-            "continuous", "heterogeneous", "autonomous", "simultaneous", "homogeneous"):
+    if (
+        low.endswith("ly")
+        or low.endswith(("ful", "ous"))
+        and low not in ("continuous", "heterogeneous", "autonomous", "simultaneous", "homogeneous")
+    ):
         return False
     if low.endswith("ing") and low not in _ING_NOUNS:
         return False
     if low.endswith("ed") and low not in _ED_ADJECTIVES and not low.endswith("-based"):
         return previous.lower() in ("the", "a", "an")
     last = low.rsplit("-", 1)[-1]
-    if last.endswith("s") and not last.endswith(("ss", "us", "is", "as", "ics", "ys")) \
-            and len(last) > 3:
+    if (
+        last.endswith("s")
+        and not last.endswith(("ss", "us", "is", "as", "ics", "ys"))
+        and len(last) > 3
+    ):
         return False
     if low.endswith(("ize", "izes")) and len(low) > 5:
         return False
-    if low.endswith("est") and len(low) > 5 and low not in ("interest", "forest", "request",
-                                                            "nearest", "shortest"):
+    if (
+        low.endswith("est")
+        and len(low) > 5
+        and low not in ("interest", "forest", "request", "nearest", "shortest")
+    ):
         return False
     return True
 
 
 #: Words after which the next word is a verb ("we factorize ...", "to assess ...").
-_VERB_SIGNALS = {"we", "they", "to", "can", "will", "may", "must", "should", "also", "it",
-                 "cannot", "could", "would", "might", "not", "often", "then", "typically",
-                 "usually", "generally", "first", "further", "thereby", "thus"}
+_VERB_SIGNALS = {
+    "we",
+    "they",
+    "to",
+    "can",
+    "will",
+    "may",
+    "must",
+    "should",
+    "also",
+    "it",
+    "cannot",
+    "could",
+    "would",
+    "might",
+    "not",
+    "often",
+    "then",
+    "typically",
+    "usually",
+    "generally",
+    "first",
+    "further",
+    "thereby",
+    "thus",
+}
 #: Nouns that, right after a task phrase, show it modifies them ("clustering methods").
 _HEAD_OF_COMPOUND = {
-    "error", "errors", "process", "processes", "method", "methods", "model", "models",
-    "module", "modules", "loss", "losses", "step", "steps", "pipeline", "pipelines",
-    "framework", "frameworks", "performance", "accuracy", "capability", "capabilities",
-    "ability", "abilities", "quality", "system", "systems", "approach", "approaches",
-    "network", "networks", "head", "heads", "results", "techniques", "technique",
-    "algorithm", "algorithms", "objective", "objectives", "paradigm", "paradigms",
-    "benchmark", "benchmarks", "dataset", "datasets", "data", "score", "scores", "rate",
-    "rates", "models", "strategy", "strategies", "component", "components", "mechanism",
-    "traces", "trace", "chains", "chain", "skills", "skill", "behavior", "behaviour",
+    "error",
+    "errors",
+    "process",
+    "processes",
+    "method",
+    "methods",
+    "model",
+    "models",
+    "module",
+    "modules",
+    "loss",
+    "losses",
+    "step",
+    "steps",
+    "pipeline",
+    "pipelines",
+    "framework",
+    "frameworks",
+    "performance",
+    "accuracy",
+    "capability",
+    "capabilities",
+    "ability",
+    "abilities",
+    "quality",
+    "system",
+    "systems",
+    "approach",
+    "approaches",
+    "network",
+    "networks",
+    "head",
+    "heads",
+    "results",
+    "techniques",
+    "technique",
+    "algorithm",
+    "algorithms",
+    "objective",
+    "objectives",
+    "paradigm",
+    "paradigms",
+    "benchmark",
+    "benchmarks",
+    "dataset",
+    "datasets",
+    "data",
+    "score",
+    "scores",
+    "rate",
+    "rates",
+    "strategy",
+    "strategies",
+    "component",
+    "components",
+    "mechanism",
+    "traces",
+    "trace",
+    "chains",
+    "chain",
+    "skills",
+    "skill",
+    "behavior",
+    "behaviour",
 }
 
 
@@ -894,7 +1934,7 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     lowest = 1 if len(words) > 4 else 0
     while j >= lowest and head - j <= 3:
         word = words[j][0]
-        gap = sentence[words[j][2]:words[j + 1][1]]
+        gap = sentence[words[j][2] : words[j + 1][1]]
         previous = words[j - 1][0] if j else ""
         if gap != " " or not _is_modifier(word, previous) or previous.lower() in _VERB_SIGNALS:
             break
@@ -905,14 +1945,51 @@ def _modifiers_start(sentence, words, head, *, lead=False):
     return first
 
 
-_NOT_METRIC_MODIFIERS = {"learning", "sampling", "frame", "bit", "data", "high", "low",
-                         "convergence", "growth", "compression", "decay", "dropout",
-                         "optimal", "near-optimal", "statistical", "minimax", "smooth",
-                         "research", "polynomial", "exponential", "linear", "sublinear",
-                         "huge", "single", "usual", "ultimate", "maximum", "minimum",
-                         "inferior", "thorough", "constant", "average", "tight", "tighter",
-                         "prove", "establish", "propose", "interest", "musical", "performance",
-                         "knowledge", "information", "attention"}
+_NOT_METRIC_MODIFIERS = {
+    "learning",
+    "sampling",
+    "frame",
+    "bit",
+    "data",
+    "high",
+    "low",
+    "convergence",
+    "growth",
+    "compression",
+    "decay",
+    "dropout",
+    "optimal",
+    "near-optimal",
+    "statistical",
+    "minimax",
+    "smooth",
+    "research",
+    "polynomial",
+    "exponential",
+    "linear",
+    "sublinear",
+    "huge",
+    "single",
+    "usual",
+    "ultimate",
+    "maximum",
+    "minimum",
+    "inferior",
+    "thorough",
+    "constant",
+    "average",
+    "tight",
+    "tighter",
+    "prove",
+    "establish",
+    "propose",
+    "interest",
+    "musical",
+    "performance",
+    "knowledge",
+    "information",
+    "attention",
+}
 #: Endings of adjectives, which right before the head describe a rate or gap rather than
 #: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
 _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
@@ -933,14 +2010,23 @@ def metric_spans(sentence):
     for m in word_start_matches(*_METRIC_HEAD, sentence):
         words = _words_before(sentence, m.start(1), 2)
         of = _OF_PHRASE.match(sentence, m.end(1))
-        first = m.start(1) if of and _is_modifier(of.group(1)) and \
-            m.group(1).lower() in ("rate", "ratio") else None
+        first = (
+            m.start(1)
+            if of and _is_modifier(of.group(1)) and m.group(1).lower() in ("rate", "ratio")
+            else None
+        )
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start(1)
             w, low = words[j][0], words[j][0].lower()
-            if sentence[words[j][2]:nxt] != " " or not _is_modifier(w) or \
-                    low in _NOT_METRIC_MODIFIERS or low in TASK_HEADS or w[0].isupper() or \
-                    nxt == m.start(1) and low.endswith(_ADJECTIVE_ENDINGS):
+            if (
+                sentence[words[j][2] : nxt] != " "
+                or not _is_modifier(w)
+                or low in _NOT_METRIC_MODIFIERS
+                or low in TASK_HEADS
+                or w[0].isupper()
+                or nxt == m.start(1)
+                and low.endswith(_ADJECTIVE_ENDINGS)
+            ):
                 break
             first = words[j][1]
         if first is not None:
@@ -961,8 +2047,10 @@ def _rate_of_end(sentence, head):
     return m.end() if m.group(2) and _is_modifier(m.group(2)) else m.end(1)
 
 
-_VALUE_AFTER = re.compile(r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
-                          r"from [+\-]?\d[\d.,]*%? to [+\-]?\d)")
+_VALUE_AFTER = re.compile(
+    r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
+    r"from [+\-]?\d[\d.,]*%? to [+\-]?\d)"
+)
 
 
 def measured_value_spans(sentence):
@@ -976,15 +2064,22 @@ def measured_value_spans(sentence):
     found = []
     for m in _VALUE_AFTER.finditer(sentence):
         words = _words_before(sentence, m.start(), 3)
-        if not words or words[-1][2] != m.start() or \
-                words[-1][0].lower() in _GENERIC_SUBJECT_HEADS | _NOT_MEASURES:
+        if (
+            not words
+            or words[-1][2] != m.start()
+            or words[-1][0].lower() in _GENERIC_SUBJECT_HEADS | _NOT_MEASURES
+        ):
             continue  # "moves that checkpoint from 84% to 8%"
         first = None
         for j in range(len(words) - 1, -1, -1):
             nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
             w = words[j][0]
-            if sentence[words[j][2]:nxt] not in (" ", "") or not _is_modifier(w) or \
-                    w[0].isupper() or (j == len(words) - 1 and w.lower().endswith("ed")):
+            if (
+                sentence[words[j][2] : nxt] not in (" ", "")
+                or not _is_modifier(w)
+                or w[0].isupper()
+                or (j == len(words) - 1 and w.lower().endswith("ed"))
+            ):
                 break
             first = words[j][1]
         if first is not None:
@@ -998,9 +2093,12 @@ _NOT_MEASURES = {"checkpoint", "checkpoints", "baseline", "baselines", "it", "th
 
 _DEFINITION = re.compile(
     r"[wW](?<!\w.)e (?:formalize|formalise|define|introduce|propose|term|call|coin)\s+"
-    r"(?:the\s+)?([a-z][\w\-]*(?: [a-z][\w\-]*){0,3}),\s+(?:the|a|an|which|i\.e\.)\s")
-_MEASURE_CUES = re.compile(r"\b(cost|ratio|measure|metric|rate|score|probability|fraction|"
-                           r"expected|degree|amount|number|percentage|distance)\b")
+    r"(?:the\s+)?([a-z][\w\-]*(?: [a-z][\w\-]*){0,3}),\s+(?:the|a|an|which|i\.e\.)\s"
+)
+_MEASURE_CUES = re.compile(
+    r"\b(cost|ratio|measure|metric|rate|score|probability|fraction|"
+    r"expected|degree|amount|number|percentage|distance)\b"
+)
 
 
 def definition_spans(sentence):
@@ -1038,22 +2136,26 @@ def mask_math(sentence):
 
 def _sentence_start(text, start):
     """Whether ``start`` begins a sentence (or a clause after a colon)."""
-    before = text[max(0, start - 4):start].rstrip(" *_")
+    before = text[max(0, start - 4) : start].rstrip(" *_")
     return not before or before[-1] in ".:!?"
 
 
 def _inside_brackets_or_quotes(sentence, start):
     """Whether ``start`` is inside brackets or quotes opened earlier in its sentence."""
-    before = sentence[max(0, start - 300):start]
+    before = sentence[max(0, start - 300) : start]
     cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "))
-    before = before[cut + 1:]
-    return (before.count("(") > before.count(")") or before.count('"') % 2 == 1
-            or before.count("“") > before.count("”"))
+    before = before[cut + 1 :]
+    return (
+        before.count("(") > before.count(")")
+        or before.count('"') % 2 == 1
+        or before.count("“") > before.count("”")
+    )
 
 
 _TITLE_RUN = re.compile(
     r"[A-Z](?<![\w\-(\"“].)[\w'’]*(?:-\w+)*"
-    r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+")
+    r"(?:(?: (?:of|for|to|with|in|on|via|from))? [A-Z][\w'’]*(?:-\w+)*)+"
+)
 
 
 _NON_SPACE = re.compile(r"\S+")
@@ -1061,9 +2163,33 @@ _NON_SPACE = re.compile(r"\S+")
 
 #: Words that may open a capitalised run without being part of the name in it.
 _LEADING_FUNCTION_WORDS = {
-    "the", "a", "an", "this", "these", "those", "our", "their", "its", "while", "although",
-    "though", "whereas", "when", "if", "since", "because", "unlike", "once", "unless",
-    "both", "each", "all", "any", "some", "such"}
+    "the",
+    "a",
+    "an",
+    "this",
+    "these",
+    "those",
+    "our",
+    "their",
+    "its",
+    "while",
+    "although",
+    "though",
+    "whereas",
+    "when",
+    "if",
+    "since",
+    "because",
+    "unlike",
+    "once",
+    "unless",
+    "both",
+    "each",
+    "all",
+    "any",
+    "some",
+    "such",
+}
 
 
 def title_case_spans(sentence):
@@ -1080,8 +2206,10 @@ def title_case_spans(sentence):
     """
     found = []
     for m in _TITLE_RUN.finditer(sentence):
-        words = [(w.group(0), m.start() + w.start(), m.start() + w.end())
-                 for w in _NON_SPACE.finditer(m.group(0))]
+        words = [
+            (w.group(0), m.start() + w.start(), m.start() + w.end())
+            for w in _NON_SPACE.finditer(m.group(0))
+        ]
         while words and (words[-1][0].isupper() or words[-1][0] in _CONNECTORS):
             words.pop()
         while words and words[0][0].lower() in _LEADING_FUNCTION_WORDS:
@@ -1089,12 +2217,15 @@ def title_case_spans(sentence):
         if not words or any(w in _NON_NAMES for w, _, _ in words):
             continue
         capitals = sum(1 for w, _, _ in words if w[:1].isupper() and not w.isupper())
-        before = sentence[max(0, words[0][1] - 4):words[0][1]].rstrip(" *_")
+        before = sentence[max(0, words[0][1] - 4) : words[0][1]].rstrip(" *_")
         at_start = not before or before[-1] in ':"“).!?'
-        if sentence[words[-1][2]:words[-1][2] + 2] == "**":
+        if sentence[words[-1][2] : words[-1][2] + 2] == "**":
             continue
-        if capitals >= 2 and (not at_start or capitals >= 3) and \
-                not _inside_brackets_or_quotes(sentence, words[0][1]):
+        if (
+            capitals >= 2
+            and (not at_start or capitals >= 3)
+            and not _inside_brackets_or_quotes(sentence, words[0][1])
+        ):
             found.append((words[0][1], words[-1][2]))
     return found
 
@@ -1111,7 +2242,7 @@ def coined_name_spans(sentence):
     found = []
     for start, end in name_candidates(sentence):
         word = sentence[start:end].rstrip(".")
-        if sentence[start - 1:start] == "[" or _WEB_ADDRESS.search(word):
+        if sentence[start - 1 : start] == "[" or _WEB_ADDRESS.search(word):
             continue
         if is_name_shaped(word):
             found.append((start, start + len(word)))
@@ -1136,8 +2267,11 @@ def name_candidates(text):
         start = size - _NAME_CHARACTERS.match(reverse, size - at).end()
         done = _NAME_CHARACTERS.match(text, at).end()
         for begin in _word_starts(text, start, done):
-            if begin < done and text[begin] in _ASCII_LETTERS and \
-                    _CAPITAL_OR_DIGIT.search(text, begin + 1, done):
+            if (
+                begin < done
+                and text[begin] in _ASCII_LETTERS
+                and _CAPITAL_OR_DIGIT.search(text, begin + 1, done)
+            ):
                 found.append((begin, done))
                 break
     return found
@@ -1178,23 +2312,127 @@ def slash_parts(word):
     return parts
 
 
-_SUBJECT_VERBS = {"is", "are", "has", "have", "remains", "remain", "plays", "play", "poses",
-                  "pose", "aims", "aim", "refers", "involves", "seeks", "enables", "allows",
-                  "can", "typically", "often", "requires", "require", "relies", "rely",
-                  "suffers", "suffer", "faces", "face", "presents", "present", "holds",
-                  "hold", "becomes", "become", "serves", "serve", "offers", "offer"}
+_SUBJECT_VERBS = {
+    "is",
+    "are",
+    "has",
+    "have",
+    "remains",
+    "remain",
+    "plays",
+    "play",
+    "poses",
+    "pose",
+    "aims",
+    "aim",
+    "refers",
+    "involves",
+    "seeks",
+    "enables",
+    "allows",
+    "can",
+    "typically",
+    "often",
+    "requires",
+    "require",
+    "relies",
+    "rely",
+    "suffers",
+    "suffer",
+    "faces",
+    "face",
+    "presents",
+    "present",
+    "holds",
+    "hold",
+    "becomes",
+    "become",
+    "serves",
+    "serve",
+    "offers",
+    "offer",
+}
 _GENERIC_SUBJECT_HEADS = {
-    "advances", "advance", "methods", "method", "models", "model", "approaches", "approach",
-    "works", "work", "studies", "study", "techniques", "technique", "progress", "research",
-    "efforts", "results", "people", "humans", "researchers", "practitioners", "benchmarks",
-    "datasets", "algorithms", "networks", "agents", "tasks", "task", "problems", "problem",
-    "applications", "systems", "system", "frameworks", "framework", "paper", "it", "they",
-    "this", "these", "there", "success", "performance", "development", "use", "training",
-    "data", "literature", "theory", "analysis", "understanding", "ability", "abilities",
-    "function", "functions", "unit", "units", "parameter", "parameters", "space", "spaces",
-    "map", "maps", "overhead", "language", "languages", "example", "examples", "explanation",
-    "explanations", "narrative", "claim", "claims", "wisdom", "view", "views", "belief",
-    "beliefs"}
+    "advances",
+    "advance",
+    "methods",
+    "method",
+    "models",
+    "model",
+    "approaches",
+    "approach",
+    "works",
+    "work",
+    "studies",
+    "study",
+    "techniques",
+    "technique",
+    "progress",
+    "research",
+    "efforts",
+    "results",
+    "people",
+    "humans",
+    "researchers",
+    "practitioners",
+    "benchmarks",
+    "datasets",
+    "algorithms",
+    "networks",
+    "agents",
+    "tasks",
+    "task",
+    "problems",
+    "problem",
+    "applications",
+    "systems",
+    "system",
+    "frameworks",
+    "framework",
+    "paper",
+    "it",
+    "they",
+    "this",
+    "these",
+    "there",
+    "success",
+    "performance",
+    "development",
+    "use",
+    "training",
+    "data",
+    "literature",
+    "theory",
+    "analysis",
+    "understanding",
+    "ability",
+    "abilities",
+    "function",
+    "functions",
+    "unit",
+    "units",
+    "parameter",
+    "parameters",
+    "space",
+    "spaces",
+    "map",
+    "maps",
+    "overhead",
+    "language",
+    "languages",
+    "example",
+    "examples",
+    "explanation",
+    "explanations",
+    "narrative",
+    "claim",
+    "claims",
+    "wisdom",
+    "view",
+    "views",
+    "belief",
+    "beliefs",
+}
 
 
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
@@ -1211,14 +2449,15 @@ def opening_subject_span(sentence):
     >>> opening_subject_span("Recent advances have been made.") is None
     True
     """
-    words = [(m.group(0), m.start(), m.end())
-             for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)]
+    words = [
+        (m.group(0), m.start(), m.end()) for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)
+    ]
     for i, (word, _, _) in enumerate(words):
         if word.lower() in _SUBJECT_VERBS:
             break
     else:
         return None
-    if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1]:words[i - 1][2]]):
+    if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1] : words[i - 1][2]]):
         return None
     phrase = words[:i]
     if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
@@ -1227,8 +2466,12 @@ def opening_subject_span(sentence):
         low = word.lower()
         if low in _TASK_MODIFIER_STOP or low in _ADJECTIVES or low.endswith("ly"):
             return None
-        if k and word[0].isupper() and not word.isupper() and not any(
-                c.isupper() for c in word[1:]):
+        if (
+            k
+            and word[0].isupper()
+            and not word.isupper()
+            and not any(c.isupper() for c in word[1:])
+        ):
             return None
     return phrase[0][1], phrase[-1][2]
 

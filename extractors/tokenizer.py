@@ -30,8 +30,7 @@ def single_spaced(text):
     (True, False, False)
     """
     # Printable text holds no whitespace but " " (tabs, newlines, NBSP are not printable).
-    return (text.isprintable() and "  " not in text and text[:1] not in ("", " ")
-            and text[-1] != " ")
+    return text.isprintable() and "  " not in text and text[:1] not in ("", " ") and text[-1] != " "
 
 
 #: What spaCy's English tokenizer always splits off a plain word: an opening bracket or
@@ -54,8 +53,7 @@ def plain_word_tokens(chunk, special_cases):
     """
     start = 1 if chunk[:1] in _OPENINGS else 0
     end = len(chunk)
-    if not start and (chunk[-1:] in _CLOSINGS or chunk[-1:] == "." and
-                      "a" <= chunk[-2:-1] <= "z"):
+    if not start and (chunk[-1:] in _CLOSINGS or chunk[-1:] == "." and "a" <= chunk[-2:-1] <= "z"):
         end -= 1
     word = chunk[start:end]
     if chunk in special_cases or word in special_cases:
@@ -64,9 +62,12 @@ def plain_word_tokens(chunk, special_cases):
         words = [word]
     else:  # hyphenated: "multi-view" is "multi", "-", "view"
         parts = word.split("-")
-        if len(parts) == 1 or chunk[:start] + parts[0] in special_cases or \
-                parts[-1] + chunk[end:] in special_cases or \
-                not all(p.isascii() and p.isalpha() and p not in special_cases for p in parts):
+        if (
+            len(parts) == 1
+            or chunk[:start] + parts[0] in special_cases
+            or parts[-1] + chunk[end:] in special_cases
+            or not all(p.isascii() and p.isalpha() and p not in special_cases for p in parts)
+        ):
             return None
         words = list(chain.from_iterable((p, "-") for p in parts))[:-1]
     return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
@@ -114,8 +115,12 @@ class ChunkCachingTokenizer:
             pieces = list(map(self._orths.__getitem__, chunks))
         spaces = list(chain.from_iterable(map(space_flags, map(len, pieces))))
         spaces[-1] = False
-        return Doc(self.vocab, words=list(chain.from_iterable(pieces)), spaces=spaces,
-                   user_data={TEXT_KEY: text})
+        return Doc(
+            self.vocab,
+            words=list(chain.from_iterable(pieces)),
+            spaces=spaces,
+            user_data={TEXT_KEY: text},
+        )
 
     def _learn(self, chunks):
         """Cache the lexeme ids of new chunks: of plain words directly, of the others from

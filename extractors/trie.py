@@ -37,8 +37,11 @@ def trie_regex(words, *, not_after=None):
 def _alternatives(node, guard=""):
     """The pattern for the continuations below ``node`` ("" at a leaf). A word ending at
     ``node`` makes them optional, after the longer words: greedy ``?`` tries them first."""
-    branches = [re.escape(ch) + guard + _alternatives(child)
-                for ch, child in sorted(node.items()) if ch != _END]
+    branches = [
+        re.escape(ch) + guard + _alternatives(child)
+        for ch, child in sorted(node.items())
+        if ch != _END
+    ]
     if not branches:
         return ""
     if _END in node:

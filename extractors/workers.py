@@ -11,7 +11,7 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 
-from extractors.read import Problem
+from kg.extractors.read import Problem
 
 #: Abstracts per batch handed to a worker (and per ``nlp.pipe`` batch).
 BATCH_SIZE = 256
@@ -21,13 +21,13 @@ _NLP = None
 
 def _init_worker():
     global _NLP
-    from extractors.pipeline import build_nlp
+    from kg.extractors.pipeline import build_nlp
 
     _NLP = build_nlp()
 
 
 def _extract_batch(texts):
-    from extractors.pipeline import mentions_of_texts
+    from kg.extractors.pipeline import mentions_of_texts
 
     return mentions_of_texts(_NLP, texts)
 
@@ -42,9 +42,15 @@ def failures_reported(extracted, problems):
     extraction failed keeps no mentions and gets a Problem in ``problems`` (a list)."""
     for record, (mentions, error) in extracted:
         if error is not None and problems is not None:
-            problems.append(Problem(record.source, record.line or None,
-                                    f"extraction failed ({error}); the paper is kept without "
-                                    "entities; please report this as a bug", kept=True))
+            problems.append(
+                Problem(
+                    record.source,
+                    record.line or None,
+                    f"extraction failed ({error}); the paper is kept without "
+                    "entities; please report this as a bug",
+                    kept=True,
+                )
+            )
         yield record, mentions
 
 
@@ -59,8 +65,9 @@ class WorkerPool:
     def __init__(self, workers):
         self.workers = workers
         # No forkserver preload: starting a worker would wait for the server's imports.
-        self._pool = ProcessPoolExecutor(workers, initializer=_init_worker,
-                                         mp_context=multiprocessing.get_context("forkserver"))
+        self._pool = ProcessPoolExecutor(
+            workers, initializer=_init_worker, mp_context=multiprocessing.get_context("forkserver")
+        )
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
 
@@ -86,8 +93,7 @@ class WorkerPool:
     def _submit(self, records, pending):
         batch = list(islice(records, BATCH_SIZE))
         if batch:
-            pending.append((batch, self._pool.submit(_extract_batch,
-                                                     [r.abstract for r in batch])))
+            pending.append((batch, self._pool.submit(_extract_batch, [r.abstract for r in batch])))
         return bool(batch)
 
     def _results(self, records, pending):

@@ -55,7 +55,9 @@ def display_name(variants):
     >>> display_name(["REMI MUNOS"])
     'Remi Munos'
     """
+
     def shouting(v):
         return sum(1 for w in v.split() if _readable_word(w) != w)
+
     best = min(variants, key=shouting)
     return readable_name(best)

@@ -39,6 +39,7 @@ SLICED_PROPERTY = "abstract"
 
 # ---------------------------------------------------------------- Cypher builders
 
+
 def _label(kind):
     if kind not in NODE_KINDS:
         raise KgError(f"unknown node kind {kind!r}; expected one of {', '.join(NODE_KINDS)}")
@@ -47,8 +48,9 @@ def _label(kind):
 
 def _rel_type(rel_type):
     if rel_type not in REL_TYPES:
-        raise KgError(f"unknown relationship type {rel_type!r}; "
-                      f"expected one of {', '.join(REL_TYPES)}")
+        raise KgError(
+            f"unknown relationship type {rel_type!r}; expected one of {', '.join(REL_TYPES)}"
+        )
     return rel_type
 
 
@@ -73,13 +75,16 @@ def _labels(kind):
 
 def write_relationships_query(rel_type, src_kind, dst_kind, *, verb="MERGE"):
     """MERGE (or CREATE, for relationships known to be absent) with properties from rows."""
-    return (f"UNWIND $rows AS row {_match_endpoints(src_kind, dst_kind)} "
-            f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) SET r = row[2]")
+    return (
+        f"UNWIND $rows AS row {_match_endpoints(src_kind, dst_kind)} "
+        f"{_verb(verb)} (a)-[r:{_rel_type(rel_type)}]->(b) SET r = row[2]"
+    )
 
 
 def _match_endpoints(src_kind, dst_kind):
-    return (f"MATCH (a:{_label(src_kind)} {{key: row[0]}}) "
-            f"MATCH (b:{_label(dst_kind)} {{key: row[1]}})")
+    return (
+        f"MATCH (a:{_label(src_kind)} {{key: row[0]}}) MATCH (b:{_label(dst_kind)} {{key: row[1]}})"
+    )
 
 
 def _verb(verb):
@@ -89,15 +94,19 @@ def _verb(verb):
 
 
 def delete_relationships_query(rel_type, src_kind, dst_kind):
-    return (f"UNWIND $rows AS row MATCH (a:{_label(src_kind)} {{key: row[0]}})"
-            f"-[r:{_rel_type(rel_type)}]->(b:{_label(dst_kind)} {{key: row[1]}}) DELETE r")
+    return (
+        f"UNWIND $rows AS row MATCH (a:{_label(src_kind)} {{key: row[0]}})"
+        f"-[r:{_rel_type(rel_type)}]->(b:{_label(dst_kind)} {{key: row[1]}}) DELETE r"
+    )
 
 
 def orphans_query(kind):
     """Nodes nothing points to (no incoming relationship, none with a Paper), and their targets."""
-    return (f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) "
-            f"WHERE NOT (n)<--() AND NOT (n)--(:{PAPER}) "
-            "OPTIONAL MATCH (n)-->(m) RETURN n.key AS key, collect(m.key) AS targets")
+    return (
+        f"UNWIND $rows AS row MATCH (n:{_label(kind)} {{key: row}}) "
+        f"WHERE NOT (n)<--() AND NOT (n)--(:{PAPER}) "
+        "OPTIONAL MATCH (n)-->(m) RETURN n.key AS key, collect(m.key) AS targets"
+    )
 
 
 def delete_nodes_query(kind):
@@ -110,9 +119,11 @@ def existing_relationships_query(kind):
         pattern, where = "(n)-[r]-(x)", ""
     else:
         pattern, where = "(n)-[r]->(x)", f" WHERE NOT x:{PAPER}"
-    return (f"UNWIND $rows AS row MATCH (n:{kind} {{key: row}}) MATCH {pattern}{where} "
-            "RETURN type(r) AS type, startNode(r) = n AS outgoing, n.key AS node, x.key AS other, "
-            "properties(r) AS props")
+    return (
+        f"UNWIND $rows AS row MATCH (n:{kind} {{key: row}}) MATCH {pattern}{where} "
+        "RETURN type(r) AS type, startNode(r) = n AS outgoing, n.key AS node, x.key AS other, "
+        "properties(r) AS props"
+    )
 
 
 def append_node_property_query(kind, name):
@@ -122,11 +133,14 @@ def append_node_property_query(kind, name):
 
 def append_relationship_property_query(rel_type, src_kind, dst_kind, name):
     prop = _property(name)
-    return (f"MATCH (a:{_label(src_kind)} {{key: $src}})-[r:{_rel_type(rel_type)}]->"
-            f"(b:{_label(dst_kind)} {{key: $dst}}) SET r.{prop} = r.{prop} + $piece")
+    return (
+        f"MATCH (a:{_label(src_kind)} {{key: $src}})-[r:{_rel_type(rel_type)}]->"
+        f"(b:{_label(dst_kind)} {{key: $dst}}) SET r.{prop} = r.{prop} + $piece"
+    )
 
 
 # ---------------------------------------------------------------- rows (pure)
+
 
 def kind_of_key(key):
     """The node kind a key names: ``method:grpo`` -> ``Method``; None if not one of ours.
@@ -147,11 +161,15 @@ def property_map(attrs, *, where, skip=()):
         if isinstance(value, tuple | list):
             value = list(value)
             if not all(isinstance(item, str) for item in value):
-                raise KgError(f"{where}: property {name!r} is a list with non-string items; "
-                              "rebuild the graph with this version of kg")
+                raise KgError(
+                    f"{where}: property {name!r} is a list with non-string items; "
+                    "rebuild the graph with this version of kg"
+                )
         elif not isinstance(value, str | int | float | bool):
-            raise KgError(f"{where}: property {name!r} has type {type(value).__name__}, "
-                          "which Neo4j cannot store; rebuild the graph with this version of kg")
+            raise KgError(
+                f"{where}: property {name!r} has type {type(value).__name__}, "
+                "which Neo4j cannot store; rebuild the graph with this version of kg"
+            )
         props[name] = value
     return props
 
@@ -163,8 +181,9 @@ def node_rows(G):
         attrs = G.nodes[key]
         kind = attrs.get("kind")
         if kind not in NODE_KINDS:
-            raise KgError(f"node {key!r} has kind {kind!r}; "
-                          f"expected one of {', '.join(NODE_KINDS)}")
+            raise KgError(
+                f"node {key!r} has kind {kind!r}; expected one of {', '.join(NODE_KINDS)}"
+            )
         props = property_map(attrs, where=f"node {key!r}", skip=("kind", "key"))
         rows.setdefault(kind, []).append([key, {"key": key, **props}])
     return rows
@@ -191,8 +210,9 @@ def _edge_sort(edge):
 
 def owner_kinds():
     """Kinds whose nodes own relationships that touch no Paper (APPLIED_TO, PART_OF sources)."""
-    return sorted({src for pairs in REL_ENDPOINTS.values() for src, dst in pairs
-                   if PAPER not in (src, dst)})
+    return sorted(
+        {src for pairs in REL_ENDPOINTS.values() for src, dst in pairs if PAPER not in (src, dst)}
+    )
 
 
 def stale_relationships(G, existing):
@@ -206,8 +226,7 @@ def stale_relationships(G, existing):
     >>> sorted(stale_relationships(G, on_server))
     [('USES', 'paper:a', 'method:y')]
     """
-    return {(t, s, d) for t, s, d in existing
-            if t in REL_TYPES and not G.has_edge(s, d, key=t)}
+    return {(t, s, d) for t, s, d in existing if t in REL_TYPES and not G.has_edge(s, d, key=t)}
 
 
 def orphan_candidates(G, keys):
@@ -239,10 +258,11 @@ def split_oversized(row, props_index, budget, *, piece_budget=None):
     if serialised_size(row) <= budget:
         return row, []
     props = dict(row[props_index])
-    row = row[:props_index] + [props] + row[props_index + 1:]
-    movable = sorted((name for name, value in props.items()
-                      if name != "key" and isinstance(value, str | list)),
-                     key=lambda name: -serialised_size(props[name]))
+    row = row[:props_index] + [props] + row[props_index + 1 :]
+    movable = sorted(
+        (name for name, value in props.items() if name != "key" and isinstance(value, str | list)),
+        key=lambda name: -serialised_size(props[name]),
+    )
     moved = []
     for name in movable:
         moved.append((name, props[name]))
@@ -250,8 +270,10 @@ def split_oversized(row, props_index, budget, *, piece_budget=None):
         if serialised_size(row) <= budget:
             break
     else:
-        raise KgError(f"row {row[0]!r} needs {serialised_size(row)} bytes even without its "
-                      f"long values; raise --max-batch-bytes above {budget}")
+        raise KgError(
+            f"row {row[0]!r} needs {serialised_size(row)} bytes even without its "
+            f"long values; raise --max-batch-bytes above {budget}"
+        )
     piece_budget = piece_budget or budget
     pieces = [(name, piece) for name, value in moved for piece in pieces_of(value, piece_budget)]
     return row, pieces
@@ -270,7 +292,7 @@ def pieces_of(value, budget):
         end = start + 1
         step = max(1, (len(value) - start) // 2)
         while step:
-            if end + step <= len(value) and serialised_size(value[start:end + step]) <= budget:
+            if end + step <= len(value) and serialised_size(value[start : end + step]) <= budget:
                 end += step
             else:
                 step //= 2
@@ -301,8 +323,9 @@ def batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size):
         yield batch
 
 
-def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_size,
-                   count=lambda row: 1):
+def fitted_batches(
+    rows, *, max_rows, max_bytes, overhead=0, size=serialised_size, count=lambda row: 1
+):
     """Batches like :func:`batches` but fuller, in any order: best fit, largest row first.
 
     Each row joins the batch with the least room left that still fits it, so rows of
@@ -317,8 +340,10 @@ def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_siz
     """
     room_left, filled, counts = [], [], []
     capacity = max_bytes - overhead - 2
-    for row_size, index, row in sorted(((size(row) + 1, i, row) for i, row in enumerate(rows)),
-                                       key=lambda item: (-item[0], item[1])):
+    for row_size, index, row in sorted(
+        ((size(row) + 1, i, row) for i, row in enumerate(rows)),
+        key=lambda item: (-item[0], item[1]),
+    ):
         rows_in_row = count(row)
         at = bisect.bisect_left(room_left, (row_size, -1))
         if at < len(room_left) and counts[room_left[at][1]] + rows_in_row <= max_rows:
@@ -336,6 +361,7 @@ def fitted_batches(rows, *, max_rows, max_bytes, overhead=0, size=serialised_siz
 
 
 # ---------------------------------------------------------------- packed rows
+
 
 def column_type(values):
     """The type of a property from its values: int, float, boolean, string[] or '' (string).
@@ -410,7 +436,9 @@ def packed_columns(rows, key_kinds, *, source_texts=None):
                 kind = "slice"
         columns.append((name, kind + ("?" if len(values) < len(props) else "")))
     if any(kind.startswith("span") for _, kind in columns) and not {
-            ("start", "int"), ("end", "int")} <= set(columns):
+        ("start", "int"),
+        ("end", "int"),
+    } <= set(columns):
         columns = [(name, kind.replace("span", "slice")) for name, kind in columns]
     if _PACKING_MARK.search("".join(texts)):
         return None
@@ -424,8 +452,11 @@ def _is_span(rows, name, source_texts):
         value = props.get(name)
         if value is not None:
             start, end = props.get("start"), props.get("end")
-            if not (isinstance(start, int) and isinstance(end, int)
-                    and source_texts.get(row[0], "")[start:end] == value):
+            if not (
+                isinstance(start, int)
+                and isinstance(end, int)
+                and source_texts.get(row[0], "")[start:end] == value
+            ):
                 return False
     return True
 
@@ -466,7 +497,7 @@ def decimal_kind(values):
     if any(not isinstance(e, int) for e in exponents):
         return None
     scale = max(0, -min(exponents))
-    if scale > 15 or any(abs(_scaled(value, scale)) >= 2 ** 53 for value in values):
+    if scale > 15 or any(abs(_scaled(value, scale)) >= 2**53 for value in values):
         return None
     return f"decimal{scale}"
 
@@ -530,10 +561,12 @@ def _encoder(kind, source_texts):
             return field
 
         return encode
-    return {"int": lambda value, row: str(value),
-            "boolean": lambda value, row: "t" if value else "f",
-            "string[]": lambda value, row: ITEM.join(value),
-            "": lambda value, row: value}[kind]
+    return {
+        "int": lambda value, row: str(value),
+        "boolean": lambda value, row: "t" if value else "f",
+        "string[]": lambda value, row: ITEM.join(value),
+        "": lambda value, row: value,
+    }[kind]
 
 
 def packed_size(line):
@@ -561,14 +594,19 @@ def decode_field(index, kind, *, span=None):
         start, end = (f"toInteger(row[{i}])" for i in span)
         value = f"substring(a.{SLICED_PROPERTY}, {start}, {end} - {start})"
     elif base == "slice":
-        value = (f"substring(a.{SLICED_PROPERTY}, toInteger(split({field}, ',')[0]), "
-                 f"toInteger(split({field}, ',')[1]))")
+        value = (
+            f"substring(a.{SLICED_PROPERTY}, toInteger(split({field}, ',')[0]), "
+            f"toInteger(split({field}, ',')[1]))"
+        )
     elif base.startswith("decimal"):
         value = f"toInteger({field}) / {10 ** int(base.removeprefix('decimal'))}.0"
     else:
-        value = {"int": f"toInteger({field})", "boolean": f"{field} = 't'",
-                 "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ITEM}') END",
-                 "": field}[base]
+        value = {
+            "int": f"toInteger({field})",
+            "boolean": f"{field} = 't'",
+            "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ITEM}') END",
+            "": field,
+        }[base]
     if not kind.endswith("?"):
         return value
     return f"CASE {field} WHEN '{NULL}' THEN null ELSE {value} END"
@@ -578,8 +616,10 @@ def _packed_map(columns, n_keys, *, key=False):
     at = {column: n_keys + i for i, column in enumerate(columns)}
     span = (at.get(("start", "int")), at.get(("end", "int")))
     entries = ["key: key"] if key else []
-    entries += [f"{_property(name)}: {decode_field(at[name, kind], kind, span=span)}"
-                for name, kind in columns]
+    entries += [
+        f"{_property(name)}: {decode_field(at[name, kind], kind, span=span)}"
+        for name, kind in columns
+    ]
     return "{" + ", ".join(entries) + "}"
 
 
@@ -587,12 +627,15 @@ _UNPACK = f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{FIELD}') 
 
 
 def packed_merge_nodes_query(kind, columns):
-    return (f"{_UNPACK} WITH row, '{key_prefix(kind)}' + row[0] AS key "
-            f"MERGE (n:{_labels(kind)} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}")
+    return (
+        f"{_UNPACK} WITH row, '{key_prefix(kind)}' + row[0] AS key "
+        f"MERGE (n:{_labels(kind)} {{key: key}}) SET n = {_packed_map(columns, 1, key=True)}"
+    )
 
 
-def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, verb="MERGE",
-                                     shared=None):
+def packed_write_relationships_query(
+    rel_type, src_kind, dst_kind, columns, *, verb="MERGE", shared=None
+):
     """A new relationship is created with its properties (cheaper); a MERGEd one is replaced.
 
     With ``shared`` (0: the source, 1: the target) the rows come grouped by that endpoint
@@ -605,16 +648,20 @@ def packed_write_relationships_query(rel_type, src_kind, dst_kind, columns, *, v
         props = f" SET r = {_packed_map(columns, 2)}"
     ends = [("a", _label(src_kind)), ("b", _label(dst_kind))]
     if shared is None:
-        match = " ".join(f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + row[{i}]}})"
-                         for i, (var, kind) in enumerate(ends))
+        match = " ".join(
+            f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + row[{i}]}})"
+            for i, (var, kind) in enumerate(ends)
+        )
         match = f"{_UNPACK} {match}"
     else:
         (var, kind), (other, other_kind) = ends[shared], ends[1 - shared]
-        match = (f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{EDGE}') AS edges "
-                 f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + edges[0]}}) "
-                 f"UNWIND edges[1..] AS edge "
-                 f"WITH {var}, {_with_key(shared)} AS row "
-                 f"MATCH ({other}:{other_kind} {{key: '{key_prefix(other_kind)}' + row[{1 - shared}]}})")
+        match = (
+            f"UNWIND split($rows, '{RECORD}') AS line WITH split(line, '{EDGE}') AS edges "
+            f"MATCH ({var}:{kind} {{key: '{key_prefix(kind)}' + edges[0]}}) "
+            f"UNWIND edges[1..] AS edge "
+            f"WITH {var}, {_with_key(shared)} AS row "
+            f"MATCH ({other}:{other_kind} {{key: '{key_prefix(other_kind)}' + row[{1 - shared}]}})"
+        )
     return f"{match} {_verb(verb)} {pattern}{props}"
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from extractors.read import read_listings
-from extractors.workers import WorkerPool
 from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
+from kg.extractors.read import read_listings
+from kg.extractors.workers import WorkerPool
 from kg.resolve import Resolution, resolve_corpus, unify_collection_kinds
 from kg.store import load_graph, load_mentions, paused_gc, save_graph
 
@@ -45,8 +45,11 @@ def plan_records(G, records, *, reingest=False):
     for record in records:
         report.records += 1
         digest = S.content_hash(record.abstract)
-        key = seen.get(digest) or by_hash.get(digest) or S.paper_key(record.abstract,
-                                                                     record.external_id)
+        key = (
+            seen.get(digest)
+            or by_hash.get(digest)
+            or S.paper_key(record.abstract, record.external_id)
+        )
         if digest in seen:
             report.duplicates += 1
         elif key in G and G.nodes[key]["hash"] != digest:
@@ -89,13 +92,22 @@ def assemble_mentions(G, mentions, *, resolution=None):
     kgraph.add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
 
 
-def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, reingest=False,
-                progress=False, pool=None):
+def build_graph(
+    inputs,
+    *,
+    graph=None,
+    mentions=None,
+    format=None,
+    workers=1,
+    reingest=False,
+    progress=False,
+    pool=None,
+):
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
     it); papers extracted now are added to it. ``pool``, an open
-    ``extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
+    ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
     """
     started = time.perf_counter()
     G = kgraph.new_graph() if graph is None else graph
@@ -105,18 +117,24 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
     report.problems = problems
     # Authors this build did not touch keep their counts; those without one get it.
-    authors.update(a for a, attrs in G._node.items()
-                   if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs)
+    authors.update(
+        a for a, attrs in G._node.items() if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
+    )
     kgraph.set_coauthor_counts(G, authors)
-    bar = tqdm(total=len(to_extract), unit="paper", desc="extracting", disable=not progress,
-               file=sys.stderr, mininterval=0.5)
+    bar = tqdm(
+        total=len(to_extract),
+        unit="paper",
+        desc="extracting",
+        disable=not progress,
+        file=sys.stderr,
+        mininterval=0.5,
+    )
     keys = [k for k, _ in to_extract]
     resolution = None
     if pool is None:
-        from extractors.pipeline import extract_mentions  # spaCy loads only when needed
+        from kg.extractors.pipeline import extract_mentions  # spaCy loads only when needed
 
-        extracted = extract_mentions((r for _, r in to_extract), workers=workers,
-                                     problems=problems)
+        extracted = extract_mentions((r for _, r in to_extract), workers=workers, problems=problems)
     else:
         extracted = pool.extract((r for _, r in to_extract), problems)
         # While the workers extract: resolve the papers already here.
@@ -133,8 +151,18 @@ def build_graph(inputs, *, graph=None, mentions=None, format=None, workers=1, re
     return G, report
 
 
-def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False,
-          progress=False, strict=False, pool=None):
+def build(
+    inputs,
+    output,
+    *,
+    fresh=False,
+    format=None,
+    workers=1,
+    reingest=False,
+    progress=False,
+    strict=False,
+    pool=None,
+):
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
     Adding to a graph extracts in worker processes (``pool``, an open WorkerPool, else
@@ -151,15 +179,23 @@ def build(inputs, output, *, fresh=False, format=None, workers=1, reingest=False
         G = load_graph(output, entity_layer=False) if adding else None
         mentions = load_mentions(output) if adding else {}
         with paused_gc():
-            G, report = build_graph(inputs, graph=G, mentions=mentions, format=format,
-                                    workers=workers, reingest=reingest, progress=progress,
-                                    pool=pool)
+            G, report = build_graph(
+                inputs,
+                graph=G,
+                mentions=mentions,
+                format=format,
+                workers=workers,
+                reingest=reingest,
+                progress=progress,
+                pool=pool,
+            )
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     if strict and report.problems:
-        raise InputError(f"{len(report.problems)} bad input(s) and --strict given; first: "
-                         f"{report.problems[0]}")
+        raise InputError(
+            f"{len(report.problems)} bad input(s) and --strict given; first: {report.problems[0]}"
+        )
     with paused_gc():
         report.graph_path = save_graph(G, output, mentions=mentions)
     report.seconds = time.perf_counter() - started

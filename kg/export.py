@@ -12,16 +12,19 @@ from pathlib import Path
 
 import networkx as nx
 
+from kg.bolt_rows import column_type, node_rows, relationship_rows
 from kg.errors import KgError
 from kg.files import atomic_output
-from kg.bolt_rows import column_type, node_rows, relationship_rows
 from kg.neo4j import NEO4J
 from kg.schema import labels_of
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")
 ARRAY_DELIMITER = "\x1f"
-IMPORT_OPTIONS = ("--array-delimiter=U+001F", "--multiline-fields=true",
-                  "--overwrite-destination=true")
+IMPORT_OPTIONS = (
+    "--array-delimiter=U+001F",
+    "--multiline-fields=true",
+    "--overwrite-destination=true",
+)
 
 
 def cell(value, kind):
@@ -81,8 +84,9 @@ def export_neo4j_csv(G, directory, *, import_dir=None):
     with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
         out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
     seen_at = Path(import_dir) if import_dir else directory
-    command = import_command([seen_at / p.name for p in node_files],
-                             [seen_at / p.name for p in rel_files])
+    command = import_command(
+        [seen_at / p.name for p in node_files], [seen_at / p.name for p in rel_files]
+    )
     with atomic_output(directory / "import-command.txt", "the import command file") as out:
         out.write(command + "\n")
     return command
@@ -98,9 +102,15 @@ def import_command(node_files, rel_files, *, database="neo4j"):
 
 def plain_graph(G):
     """A copy whose attributes GraphML and GEXF can hold: no None, lists as JSON text."""
+
     def plain(attrs):
-        return {name: json.dumps(value, ensure_ascii=False) if isinstance(value, list | tuple)
-                else value for name, value in attrs.items() if value is not None}
+        return {
+            name: json.dumps(value, ensure_ascii=False)
+            if isinstance(value, list | tuple)
+            else value
+            for name, value in attrs.items()
+            if value is not None
+        }
 
     H = nx.MultiDiGraph(**plain(G.graph))
     H.add_nodes_from((key, plain(attrs)) for key, attrs in G.nodes(data=True))

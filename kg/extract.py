@@ -8,9 +8,9 @@ Example::
 
 import json
 
-from extractors.pipeline import extract_mentions
-from extractors.read import read_listings
 from kg.errors import InputError
+from kg.extractors.pipeline import extract_mentions
+from kg.extractors.read import read_listings
 from kg.files import atomic_output
 from kg.resolve import resolve_corpus
 from kg.schema import content_hash, paper_key
@@ -29,10 +29,20 @@ def paper_record(record, mentions):
         "authors_truncated": record.authors_truncated,
         "category": record.area,
         "entities": [
-            {"text": m.text, "type": m.type, "role": m.role, "canonical": m.canonical,
-             "start": m.start, "end": m.end, "sentence": m.sentence, "rule": m.rule,
-             "score": m.score}
-            for m in mentions if m.type in SCORED_TYPES],
+            {
+                "text": m.text,
+                "type": m.type,
+                "role": m.role,
+                "canonical": m.canonical,
+                "start": m.start,
+                "end": m.end,
+                "sentence": m.sentence,
+                "rule": m.rule,
+                "score": m.score,
+            }
+            for m in mentions
+            if m.type in SCORED_TYPES
+        ],
     }
 
 

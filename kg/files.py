@@ -19,15 +19,17 @@ def atomic_output(path, what, *, binary=False, newline=None, durable=False):
     path = os.path.abspath(path)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                                   dir=os.path.dirname(path))
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path)
+        )
     except OSError as exc:
         raise _output_error(path, what, exc) from None
     try:
         os.chmod(tmp, _file_mode(path))
         mode = "wb" if binary else "w"
-        with os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8",
-                                                        "newline": newline})) as fh:
+        with os.fdopen(
+            fd, mode, **({} if binary else {"encoding": "utf-8", "newline": newline})
+        ) as fh:
             yield fh
             fh.flush()
             if durable:
@@ -44,8 +46,10 @@ def atomic_output(path, what, *, binary=False, newline=None, durable=False):
 
 
 def _output_error(path, what, exc):
-    return OutputError(f"cannot write {what} {path}: {exc.strerror or exc}; check the folder "
-                       "or choose another output path")
+    return OutputError(
+        f"cannot write {what} {path}: {exc.strerror or exc}; check the folder "
+        "or choose another output path"
+    )
 
 
 def _file_mode(path):

@@ -13,8 +13,14 @@ from kg import schema as S
 from kg.authors import author_key, display_name
 
 #: Relationship type of a "used" mention, by entity type.
-USED_REL = {S.METHOD: S.USES, S.DATASET: S.EVALUATED_ON, S.BENCHMARK: S.EVALUATED_ON,
-            S.TASK: S.ADDRESSES, S.METRIC: S.MEASURES, S.CONCEPT: S.MENTIONS}
+USED_REL = {
+    S.METHOD: S.USES,
+    S.DATASET: S.EVALUATED_ON,
+    S.BENCHMARK: S.EVALUATED_ON,
+    S.TASK: S.ADDRESSES,
+    S.METRIC: S.MEASURES,
+    S.CONCEPT: S.MENTIONS,
+}
 PROPOSABLE = {S.METHOD, S.DATASET, S.BENCHMARK, S.METRIC, S.TASK}
 
 
@@ -33,6 +39,7 @@ def source_label(record):
 
 
 # ---------------------------------------------------------------- papers and authors
+
 
 def insert_nodes(G, nodes):
     """Add new ``(key, attrs)`` nodes, filling networkx's node and adjacency dicts directly:
@@ -64,9 +71,18 @@ def add_paper(G, record, key, digest):
     record's source is added, and authors, area and title fill in what the graph lacked.
     """
     if key not in G:
-        G.add_node(key, kind=S.PAPER, abstract=record.abstract, title=record.title,
-                   label=None, area=None, sources=[], hash=digest, venue=record.venue,
-                   year=record.year)
+        G.add_node(
+            key,
+            kind=S.PAPER,
+            abstract=record.abstract,
+            title=record.title,
+            label=None,
+            area=None,
+            sources=[],
+            hash=digest,
+            venue=record.venue,
+            year=record.year,
+        )
     attrs = G.nodes[key]
     attrs["sources"] = sorted(set(attrs["sources"]) | {source_label(record)})
     for field in ("title", "venue", "year"):
@@ -80,8 +96,13 @@ def add_paper(G, record, key, digest):
         G.add_edge(key, area, key=S.IN_AREA)
     if record.authors and not any(S.AUTHORED in rels for rels in G.pred[key].values()):
         for position, name in enumerate(record.authors, 1):
-            G.add_edge(add_author(G, name), key, key=S.AUTHORED, position=position,
-                       truncated_list=record.authors_truncated)
+            G.add_edge(
+                add_author(G, name),
+                key,
+                key=S.AUTHORED,
+                position=position,
+                truncated_list=record.authors_truncated,
+            )
 
 
 def add_author(G, printed):
@@ -99,12 +120,16 @@ def add_author(G, printed):
 
 def authored_by(G, paper):
     """Author keys of a paper, in author order."""
-    rows = [(d["position"], a) for a, _, k, d in G.in_edges(paper, keys=True, data=True)
-            if k == S.AUTHORED]
+    rows = [
+        (d["position"], a)
+        for a, _, k, d in G.in_edges(paper, keys=True, data=True)
+        if k == S.AUTHORED
+    ]
     return [a for _, a in sorted(rows)]
 
 
 # ---------------------------------------------------------------- mentions
+
 
 def add_entity_layer(G, resolved):
     """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
@@ -134,11 +159,22 @@ def add_entity_layer(G, resolved):
         label = None
         for key, (m, proposed) in by_entity.items():
             rel = S.PROPOSES if proposed and m.type in PROPOSABLE else USED_REL[m.type]
-            edges.append((paper, key, rel, {"evidence": m.sentence, "start": m.start,
-                                            "end": m.end, "text": m.text, "rule": m.rule,
-                                            "score": round(float(m.score), 4)}))
-            if rel == S.PROPOSES and m.type == S.METHOD and (label is None or
-                                                            m.start < label[0]):
+            edges.append(
+                (
+                    paper,
+                    key,
+                    rel,
+                    {
+                        "evidence": m.sentence,
+                        "start": m.start,
+                        "end": m.end,
+                        "text": m.text,
+                        "rule": m.rule,
+                        "score": round(float(m.score), 4),
+                    },
+                )
+            )
+            if rel == S.PROPOSES and m.type == S.METHOD and (label is None or m.start < label[0]):
                 label = (m.start, entities[key]["name"])
         G._node[paper]["label"] = label[1] if label else None
         _count_applied_to(applied, paper, by_entity)
@@ -146,10 +182,22 @@ def add_entity_layer(G, resolved):
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
-    insert_edges(G, ((method, target, S.APPLIED_TO,
-                      {"papers": len(papers), "paper_keys": sorted(papers),
-                       "score": sum(papers.values())})
-                     for (method, target), papers in applied.items()))
+    insert_edges(
+        G,
+        (
+            (
+                method,
+                target,
+                S.APPLIED_TO,
+                {
+                    "papers": len(papers),
+                    "paper_keys": sorted(papers),
+                    "score": sum(papers.values()),
+                },
+            )
+            for (method, target), papers in applied.items()
+        ),
+    )
 
 
 _text_order = attrgetter("start", "end")
@@ -167,13 +215,18 @@ def _new_entity(entities, edges, aliases, key, m):
         if bkey == key:
             continue
         if bkey not in entities:
-            entities[bkey] = {"kind": S.BENCHMARK, "name": benchmark, "aliases": [],
-                              "long_form": None}
+            entities[bkey] = {
+                "kind": S.BENCHMARK,
+                "name": benchmark,
+                "aliases": [],
+                "long_form": None,
+            }
             aliases[bkey] = set()
         edges.append((key, bkey, S.PART_OF, {}))
 
 
 # ---------------------------------------------------------------- derived edges
+
 
 def _count_applied_to(applied, paper, by_entity):
     """Record in ``applied`` the APPLIED_TO pairs of one paper: a method is applied to a
@@ -225,8 +278,10 @@ def prune_orphans(G, candidates):
         elif kind == S.PAPER:
             continue
         else:
-            alive = any(k in S.MENTION_RELS or k in (S.PART_OF, S.IN_AREA)
-                        for _, _, k in G.in_edges(node, keys=True))
+            alive = any(
+                k in S.MENTION_RELS or k in (S.PART_OF, S.IN_AREA)
+                for _, _, k in G.in_edges(node, keys=True)
+            )
         if not alive:
             pending.update(v for _, v, k in G.out_edges(node, keys=True) if k == S.PART_OF)
             G.remove_node(node)

@@ -81,8 +81,14 @@ class NameIndex:
             return text
         keys = self.keys_by_fold.get(fold(text), ())
         if keys:
-            return min(keys, key=lambda k: (fold(display(self.rows[k])) != fold(text),
-                                            display(self.rows[k]) != text, k))
+            return min(
+                keys,
+                key=lambda k: (
+                    fold(display(self.rows[k])) != fold(text),
+                    display(self.rows[k]) != text,
+                    k,
+                ),
+            )
         suggestions = self.suggest(text)
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         raise NotFound(f"no {what} named {text!r}{hint}", suggestions)
@@ -105,8 +111,11 @@ _INDEXES = weakref.WeakKeyDictionary()
 def node_rows(G, kinds):
     """Candidate rows of the nodes of ``G`` whose kind is one of ``kinds``."""
     fields = NAME_FIELDS + ALIAS_FIELDS
-    return [{"key": n, **{f: a.get(f) for f in fields}}
-            for n, a in G.nodes(data=True) if a.get("kind") in kinds]
+    return [
+        {"key": n, **{f: a.get(f) for f in fields}}
+        for n, a in G.nodes(data=True)
+        if a.get("kind") in kinds
+    ]
 
 
 def forget(G):

@@ -17,14 +17,34 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from kg.bolt_rows import (RECORD, append_node_property_query, append_relationship_property_query,
-                          batches, delete_nodes_query, delete_relationships_query,
-                          existing_relationships_query, fitted_batches, grouped_lines,
-                          kind_of_key, merge_nodes_query, node_rows, orphan_candidates,
-                          orphans_query, owner_kinds, packed_columns, packed_merge_nodes_query,
-                          packed_size, packed_write_relationships_query, relationship_rows,
-                          row_packer, serialised_size, shared_endpoint, split_oversized,
-                          stale_relationships, write_relationships_query)
+from kg.bolt_rows import (
+    RECORD,
+    append_node_property_query,
+    append_relationship_property_query,
+    batches,
+    delete_nodes_query,
+    delete_relationships_query,
+    existing_relationships_query,
+    fitted_batches,
+    grouped_lines,
+    kind_of_key,
+    merge_nodes_query,
+    node_rows,
+    orphan_candidates,
+    orphans_query,
+    owner_kinds,
+    packed_columns,
+    packed_merge_nodes_query,
+    packed_size,
+    packed_write_relationships_query,
+    relationship_rows,
+    row_packer,
+    serialised_size,
+    shared_endpoint,
+    split_oversized,
+    stale_relationships,
+    write_relationships_query,
+)
 from kg.errors import KgError
 from kg.schema import NODE_KINDS, PAPER, labels_of
 
@@ -33,7 +53,9 @@ DEFAULT_URI = "bolt://localhost:7687"
 CONNECT_TIMEOUT = 10.0
 WRITE_CLAUSES = re.compile(
     r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|"
-    r"CALL\s*\{|IN\s+TRANSACTIONS|ALTER|GRANT|DENY|REVOKE)(?![\w`])", re.IGNORECASE)
+    r"CALL\s*\{|IN\s+TRANSACTIONS|ALTER|GRANT|DENY|REVOKE)(?![\w`])",
+    re.IGNORECASE,
+)
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
@@ -50,6 +72,7 @@ class PushError(BoltError):
 
 
 # ---------------------------------------------------------------- server dialects
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -94,10 +117,16 @@ class Dialect:
         """DDL that makes ``key`` unique (Neo4j) or indexed (others) on every label."""
         labels = sorted({label for kind in NODE_KINDS for label in labels_of(kind)})
         if self.constraints:
-            return [f"CREATE CONSTRAINT kg_{label.lower()}_key IF NOT EXISTS "
-                    f"FOR (n:{label}) REQUIRE n.key IS UNIQUE" for label in labels]
-        return [f"CREATE INDEX FOR (n:{label}) ON (n.key)"
-                for label in labels if label not in existing_index_labels]
+            return [
+                f"CREATE CONSTRAINT kg_{label.lower()}_key IF NOT EXISTS "
+                f"FOR (n:{label}) REQUIRE n.key IS UNIQUE"
+                for label in labels
+            ]
+        return [
+            f"CREATE INDEX FOR (n:{label}) ON (n.key)"
+            for label in labels
+            if label not in existing_index_labels
+        ]
 
 
 NEO4J = Dialect("Neo4j", constraints=True, databases=True, max_batch_bytes=8 * 1024 * 1024)
@@ -105,9 +134,15 @@ NEO4J = Dialect("Neo4j", constraints=True, databases=True, max_batch_bytes=8 * 1
 #: escaped parameters pass, 4,100 crash), has no constraints or databases, splices
 #: string parameters into the statement unescaped, parses list and map parameters slowly, and
 #: has no rollback (a transaction there only adds round trips).
-GENERIC_BOLT = Dialect("Bolt server without constraints (FalkorDB)", constraints=False,
-                       databases=False, max_batch_bytes=3900, escape_strings=True,
-                       packed_rows=True, transactions=False)
+GENERIC_BOLT = Dialect(
+    "Bolt server without constraints (FalkorDB)",
+    constraints=False,
+    databases=False,
+    max_batch_bytes=3900,
+    escape_strings=True,
+    packed_rows=True,
+    transactions=False,
+)
 
 
 def detect_dialect(session):
@@ -122,6 +157,7 @@ def detect_dialect(session):
 
 
 # ---------------------------------------------------------------- connection
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -142,8 +178,12 @@ class Settings:
         env = os.environ if environ is None else environ
         password = password if password is not None else env.get("NEO4J_PASSWORD")
         user = user or env.get("NEO4J_USERNAME") or ("neo4j" if password else None)
-        return cls(uri=uri or env.get("NEO4J_URI") or DEFAULT_URI, user=user,
-                   password=password, database=database or env.get("NEO4J_DATABASE") or None)
+        return cls(
+            uri=uri or env.get("NEO4J_URI") or DEFAULT_URI,
+            user=user,
+            password=password,
+            database=database or env.get("NEO4J_DATABASE") or None,
+        )
 
 
 class Connection:
@@ -158,18 +198,25 @@ class Connection:
             if settings.uri.partition("://")[0] not in BOLT_SCHEMES:
                 raise ValueError(f"the scheme must be one of {', '.join(BOLT_SCHEMES)}")
             self.driver = neo4j.GraphDatabase.driver(
-                settings.uri, auth=auth, connection_timeout=connect_timeout,
-                connection_acquisition_timeout=connect_timeout * 2, max_transaction_retry_time=15)
+                settings.uri,
+                auth=auth,
+                connection_timeout=connect_timeout,
+                connection_acquisition_timeout=connect_timeout * 2,
+                max_transaction_retry_time=15,
+            )
         except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
-            raise BoltError(f"bad Bolt URI {settings.uri!r}: {exc}; use bolt://HOST:7687 "
-                            "or neo4j://HOST:7687") from None
+            raise BoltError(
+                f"bad Bolt URI {settings.uri!r}: {exc}; use bolt://HOST:7687 or neo4j://HOST:7687"
+            ) from None
         try:
             self.driver.verify_connectivity()
             with self.driver.session() as probe:
                 self.dialect = detect_dialect(probe)
             if settings.database and not self.dialect.databases:
-                raise BoltError(f"{settings.uri} ({self.dialect.name}) has no named databases; "
-                                f"drop --database / NEO4J_DATABASE ({settings.database!r})")
+                raise BoltError(
+                    f"{settings.uri} ({self.dialect.name}) has no named databases; "
+                    f"drop --database / NEO4J_DATABASE ({settings.database!r})"
+                )
             self.session = self.driver.session(database=settings.database)
             self.session.run("RETURN 1").consume()
         except BaseException as exc:
@@ -221,19 +268,27 @@ def connection_error(exc, settings):
     where = settings.uri
     code = getattr(exc, "code", None) or ""
     if isinstance(exc, neo4j.exceptions.AuthError) or "Security" in code:
-        return BoltError(f"{where} refused the login of user {settings.user!r}: check "
-                         "--user/--password or NEO4J_USERNAME/NEO4J_PASSWORD")
+        return BoltError(
+            f"{where} refused the login of user {settings.user!r}: check "
+            "--user/--password or NEO4J_USERNAME/NEO4J_PASSWORD"
+        )
     if "DatabaseNotFound" in code:
-        return BoltError(f"{where} has no database {settings.database!r}: create it or pick "
-                         "another with --database / NEO4J_DATABASE")
+        return BoltError(
+            f"{where} has no database {settings.database!r}: create it or pick "
+            "another with --database / NEO4J_DATABASE"
+        )
     if isinstance(exc, neo4j.exceptions.ServiceUnavailable):
-        return BoltError(f"cannot reach a Bolt server at {where}: is it running "
-                         "(docker compose -f docker/compose.yml up -d --wait) and is the URI "
-                         "right?")
+        return BoltError(
+            f"cannot reach a Bolt server at {where}: is it running "
+            "(docker compose -f docker/compose.yml up -d --wait) and is the URI "
+            "right?"
+        )
     if isinstance(exc, neo4j.exceptions.DatabaseError) and settings.password:
-        return BoltError(f"{where} refused the connection ({exc.message}); check "
-                         "--user/--password, or connect without a password if the server "
-                         "needs none")
+        return BoltError(
+            f"{where} refused the connection ({exc.message}); check "
+            "--user/--password, or connect without a password if the server "
+            "needs none"
+        )
     message = getattr(exc, "message", None) or str(exc)
     return BoltError(f"{where}: {message}")
 
@@ -246,6 +301,7 @@ def connect(*, uri=None, user=None, password=None, database=None, connect_timeou
 
 # ---------------------------------------------------------------- runner
 
+
 def refuse_writes(cypher):
     """Raise if a statement has a write clause (outside strings and comments).
 
@@ -256,8 +312,12 @@ def refuse_writes(cypher):
     Traceback (most recent call last):
     kg.neo4j.BoltError: read-only query contains DETACH; pass --write to run writes
     """
-    code = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", " ",
-                  cypher, flags=re.DOTALL)
+    code = re.sub(
+        r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/",
+        " ",
+        cypher,
+        flags=re.DOTALL,
+    )
     found = WRITE_CLAUSES.search(code)
     if found:
         clause = " ".join(found.group(1).split()).upper()
@@ -299,11 +359,13 @@ class BoltRunner:
 
 def bolt_runner(*, uri=None, user=None, password=None, database=None, write=False):
     """Connect and return a :class:`BoltRunner`; close it when done."""
-    return BoltRunner(connect(uri=uri, user=user, password=password, database=database),
-                      write=write)
+    return BoltRunner(
+        connect(uri=uri, user=user, password=password, database=database), write=write
+    )
 
 
 # ---------------------------------------------------------------- push
+
 
 @dataclass
 class PushReport:
@@ -321,10 +383,12 @@ class PushReport:
     steps: list = field(default_factory=list)
 
     def summary(self):
-        return (f"{self.nodes:,}/{self.total_nodes:,} nodes and "
-                f"{self.relationships:,}/{self.total_relationships:,} relationships written, "
-                f"{self.deleted_relationships:,} stale relationships and "
-                f"{self.deleted_nodes:,} orphaned nodes deleted")
+        return (
+            f"{self.nodes:,}/{self.total_nodes:,} nodes and "
+            f"{self.relationships:,}/{self.total_relationships:,} relationships written, "
+            f"{self.deleted_relationships:,} stale relationships and "
+            f"{self.deleted_nodes:,} orphaned nodes deleted"
+        )
 
 
 def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, progress=None):
@@ -344,9 +408,11 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
         raise KgError("--batch-size must be at least 1")
     max_bytes = max_batch_bytes or connection.dialect.max_batch_bytes
     nodes, rels = node_rows(G), relationship_rows(G)
-    report = PushReport(total_nodes=sum(map(len, nodes.values())),
-                        total_relationships=sum(map(len, rels.values())),
-                        server=connection.dialect.name)
+    report = PushReport(
+        total_nodes=sum(map(len, nodes.values())),
+        total_relationships=sum(map(len, rels.values())),
+        server=connection.dialect.name,
+    )
     writer = _Writer(connection, report, batch_size, max_bytes, progress)
     start = time.perf_counter()
     try:
@@ -364,15 +430,19 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
                 report.relationships += len(unchanged)
                 texts = abstracts if group[1] == PAPER else None
                 for verb, part in (("CREATE", create), ("MERGE", update)):
-                    writer.write_rows("relationships", part, 2,
-                                      _RelationshipStatements(*group, verb, texts))
+                    writer.write_rows(
+                        "relationships", part, 2, _RelationshipStatements(*group, verb, texts)
+                    )
         with writer.step("orphans"):
             writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
         report.seconds = time.perf_counter() - start
         cause = getattr(exc, "message", None) or str(exc)
-        raise PushError(f"push to {connection.settings.uri} stopped: {cause}; so far "
-                        f"{report.summary()}; running the push again converges", report) from None
+        raise PushError(
+            f"push to {connection.settings.uri} stopped: {cause}; so far "
+            f"{report.summary()}; running the push again converges",
+            report,
+        ) from None
     report.seconds = time.perf_counter() - start
     return report
 
@@ -402,8 +472,11 @@ def changes(group, rows, existing):
 
 def paper_abstracts(G):
     """Each Paper's abstract by key: what packed relationship rows may cut their texts from."""
-    return {key: attrs["abstract"] for key, attrs in G.nodes(data=True)
-            if attrs.get("kind") == PAPER and isinstance(attrs.get("abstract"), str)}
+    return {
+        key: attrs["abstract"]
+        for key, attrs in G.nodes(data=True)
+        if attrs.get("kind") == PAPER and isinstance(attrs.get("abstract"), str)
+    }
 
 
 class _NodeStatements:
@@ -442,8 +515,7 @@ class _RelationshipStatements:
         return write_relationships_query(*self.group, verb=self.verb)
 
     def packed(self, columns, shared):
-        return packed_write_relationships_query(*self.group, columns, verb=self.verb,
-                                                shared=shared)
+        return packed_write_relationships_query(*self.group, columns, verb=self.verb, shared=shared)
 
     def shared(self, rows):
         return shared_endpoint(rows)
@@ -481,8 +553,9 @@ class _Writer:
     def ensure_key_schema(self):
         existing = set()
         if not self.connection.dialect.constraints:
-            rows = self.connection.read("CALL db.indexes() YIELD label, properties "
-                                        "RETURN label, properties")
+            rows = self.connection.read(
+                "CALL db.indexes() YIELD label, properties RETURN label, properties"
+            )
             existing = {row["label"] for row in rows if "key" in (row["properties"] or [])}
         for statement in self.connection.dialect.key_schema_statements(existing):
             self._write(statement, None)
@@ -494,19 +567,23 @@ class _Writer:
         cypher = statements.rows()
         overhead = len(cypher.encode("utf-8")) + len("rows")
         budget = self.max_bytes - overhead - 4
-        for batch in batches(rows, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                             overhead=overhead):
+        for batch in batches(
+            rows, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=overhead
+        ):
             appends = []
             if any(serialised_size(r) > budget for r in batch):
-                split = [split_oversized(r, n_keys, budget, piece_budget=max(budget - 256, 64))
-                         for r in batch]
+                split = [
+                    split_oversized(r, n_keys, budget, piece_budget=max(budget - 256, 64))
+                    for r in batch
+                ]
                 batch = [r for r, _ in split]
                 appends = [(r, pieces) for r, pieces in split if pieces]
             self._write(cypher, {"rows": batch})
             for row, pieces in appends:
                 for name, piece in pieces:
-                    self._write(statements.append(name),
-                                {**statements.append_params(row), "piece": piece})
+                    self._write(
+                        statements.append(name), {**statements.append_params(row), "piece": piece}
+                    )
             self._advance(step, len(batch))
 
     def _write_packed(self, step, rows, n_keys, statements):
@@ -542,8 +619,14 @@ class _Writer:
                 else:
                     others.append(row)
             lines = grouped_lines(edges, max_size=room - 1, max_rows=self.batch_size)
-        for batch in fitted_batches(lines, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                                    overhead=overhead, size=itemgetter(2), count=itemgetter(1)):
+        for batch in fitted_batches(
+            lines,
+            max_rows=self.batch_size,
+            max_bytes=self.max_bytes,
+            overhead=overhead,
+            size=itemgetter(2),
+            count=itemgetter(1),
+        ):
             self._write(cypher, {"rows": RECORD.join([line for line, _, _ in batch])})
             self._advance(step, sum(count for _, count, _ in batch))
         return others
@@ -563,8 +646,11 @@ class _Writer:
             for batch in self._key_batches(keys):
                 cypher = existing_relationships_query(kind)
                 for row in self.connection.read(cypher, {"rows": batch}):
-                    src, dst = ((row["node"], row["other"]) if row["outgoing"]
-                                else (row["other"], row["node"]))
+                    src, dst = (
+                        (row["node"], row["other"])
+                        if row["outgoing"]
+                        else (row["other"], row["node"])
+                    )
                     existing[(row["type"], src, dst)] = row["props"]
         stale = stale_relationships(G, existing)
         groups = {}
@@ -575,8 +661,9 @@ class _Writer:
                 groups.setdefault((rel_type, src_kind, dst_kind), []).append([src, dst])
         for group, rows in groups.items():
             cypher = delete_relationships_query(*group)
-            for batch in batches(rows, max_rows=self.batch_size, max_bytes=self.max_bytes,
-                                 overhead=len(cypher)):
+            for batch in batches(
+                rows, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=len(cypher)
+            ):
                 counters = self._write(cypher, {"rows": batch})
                 self.report.deleted_relationships += counters.relationships_deleted
         return existing, stale
@@ -615,11 +702,9 @@ def terminal_progress(stream=None):
         if bar is None:
             for other in bars.values():
                 other.close()
-            bar = bars[step] = tqdm(total=total, desc=step, unit=" rows", file=stream,
-                                    leave=True)
+            bar = bars[step] = tqdm(total=total, desc=step, unit=" rows", file=stream, leave=True)
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
 
     return progress
-

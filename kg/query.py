@@ -22,6 +22,7 @@ import io
 import json
 import re
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 from kg.authors import author_key
@@ -29,10 +30,12 @@ from kg.errors import KgError, NotFound
 from kg.lookup import NameIndex
 from kg.schema import AUTHOR, NODE_KINDS
 
-QUERY_DIR = Path(__file__).resolve().parents[1] / "queries"
+QUERY_DIR = Path(str(files("kg.queries")))
 SCALAR_TYPES = ("int", "bool", "str")
-_PARAM = re.compile(r"^//\s+\$(\w+):\s*([\w|]+)(?:\s*=\s*(\S+))?(?:\s*\((\d*)\.\.(\d*)\))?"
-                    r"\s+-\s+(.*)$")
+_PARAM = re.compile(
+    r"^//\s+\$(\w+):\s*([\w|]+)(?:\s*=\s*(\S+))?(?:\s*\((\d*)\.\.(\d*)\))?"
+    r"\s+-\s+(.*)$"
+)
 _CELL_WIDTH = 60
 
 
@@ -74,13 +77,23 @@ def parse_query(path):
             continue
         m = _PARAM.match(line)
         if not m:
-            raise KgError(f"{path}:{number}: parameter lines read "
-                          "'//   $name: type [= default] [(low..high)] - help'")
+            raise KgError(
+                f"{path}:{number}: parameter lines read "
+                "'//   $name: type [= default] [(low..high)] - help'"
+            )
         name, type_, default, low, high, help_text = m.groups()
         if type_ not in SCALAR_TYPES and not set(type_.split("|")) <= set(NODE_KINDS):
             raise KgError(f"{path}:{number}: unknown parameter type {type_!r}")
-        params.append(Param(name, type_, default, int(low) if low else None,
-                            int(high) if high else None, help_text))
+        params.append(
+            Param(
+                name,
+                type_,
+                default,
+                int(low) if low else None,
+                int(high) if high else None,
+                help_text,
+            )
+        )
     return Query(path.stem, path, first.partition(":")[2].strip(), tuple(params), text)
 
 
@@ -102,12 +115,15 @@ def load_query(name, directory=QUERY_DIR):
 
 def describe(query):
     """One line per query: name, parameters, summary (for ``kg query --list``)."""
-    params = " ".join(f"{p.name}=<{p.type}>" if p.default is None
-                      else f"[{p.name}={p.default}]" for p in query.params)
+    params = " ".join(
+        f"{p.name}=<{p.type}>" if p.default is None else f"[{p.name}={p.default}]"
+        for p in query.params
+    )
     return f"{query.name} {params}\n    {query.summary}"
 
 
 # ------------------------------------------------------------------------------ parameters
+
 
 def _scalar(param, text):
     if param.type == "str":
@@ -121,8 +137,9 @@ def _scalar(param, text):
         value = int(text)
     except ValueError:
         raise KgError(f"parameter {param.name} is a whole number, not {text!r}") from None
-    if (param.low is not None and value < param.low) or (param.high is not None
-                                                          and value > param.high):
+    if (param.low is not None and value < param.low) or (
+        param.high is not None and value > param.high
+    ):
         span = f"{param.low if param.low is not None else ''}..{param.high or ''}"
         raise KgError(f"parameter {param.name} must be in {span}, not {value}")
     return value
@@ -136,8 +153,10 @@ def bind(query, given, *, resolve):
     known = {p.name for p in query.params}
     unknown = sorted(set(given) - known)
     if unknown:
-        raise KgError(f"query {query.name} has no parameter {unknown[0]!r}; it takes: "
-                      f"{', '.join(sorted(known)) or 'none'}")
+        raise KgError(
+            f"query {query.name} has no parameter {unknown[0]!r}; it takes: "
+            f"{', '.join(sorted(known)) or 'none'}"
+        )
     params = {}
     for p in query.params:
         text = given.get(p.name, p.default)
@@ -153,19 +172,26 @@ def node_resolver(runner):
     An exact key (or an author's normalised key) costs one query; only a miss fetches the
     names of every node of those labels to match forgivingly and suggest.
     """
+
     def resolve(labels, text):
         guesses = [text, author_key(text)] if AUTHOR in labels else [text]
         for label in labels:
-            rows = runner(f"UNWIND $keys AS k MATCH (n:{label} {{key: k}}) RETURN n.key AS key",
-                          {"keys": guesses})
+            rows = runner(
+                f"UNWIND $keys AS k MATCH (n:{label} {{key: k}}) RETURN n.key AS key",
+                {"keys": guesses},
+            )
             if rows:
                 return min(r["key"] for r in rows)
         candidates = []
         for label in labels:
-            candidates += runner(f"MATCH (n:{label}) RETURN n.key AS key, n.name AS name, "
-                                 "n.title AS title, n.label AS label, n.aliases AS aliases, "
-                                 "n.variants AS variants", {})
+            candidates += runner(
+                f"MATCH (n:{label}) RETURN n.key AS key, n.name AS name, "
+                "n.title AS title, n.label AS label, n.aliases AS aliases, "
+                "n.variants AS variants",
+                {},
+            )
         return NameIndex(candidates).find(text, what="/".join(labels).lower())
+
     return resolve
 
 
@@ -208,6 +234,7 @@ def render(rows, fmt="table"):
 
 # ------------------------------------------------------------------------------ formatting
 
+
 def _cell(value):
     if value is None:
         return ""
@@ -242,8 +269,10 @@ def format_table(rows):
     columns = _columns(rows)
     cells = [[_shorten(_cell(row.get(c))) for c in columns] for row in rows]
     widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip(),
+        "  ".join("-" * w for w in widths),
+    ]
     lines += ["  ".join(v.ljust(w) for v, w in zip(line, widths)).rstrip() for line in cells]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines)
@@ -251,7 +280,7 @@ def format_table(rows):
 
 def _shorten(text):
     text = " ".join(text.split())
-    return text if len(text) <= _CELL_WIDTH else text[:_CELL_WIDTH - 1] + "…"
+    return text if len(text) <= _CELL_WIDTH else text[: _CELL_WIDTH - 1] + "…"
 
 
 def format_json(rows):

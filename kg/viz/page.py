@@ -63,7 +63,13 @@ def script_json(value):
     '["\\\\u003c/script\\\\u003e\\\\u003cimg src=x onerror=alert(1)\\\\u003e"]'
     """
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for char, escape in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(char, escape)
     return text
 
@@ -74,8 +80,17 @@ def network_options():
         "layout": {"randomSeed": LAYOUT_SEED, "improvedLayout": False},
         "physics": {
             "solver": "forceAtlas2Based",
-            "forceAtlas2Based": {"gravitationalConstant": -60, "springLength": 90, "avoidOverlap": 0.2},
-            "stabilization": {"enabled": True, "iterations": STABILIZATION_ITERATIONS, "updateInterval": 25, "fit": True},
+            "forceAtlas2Based": {
+                "gravitationalConstant": -60,
+                "springLength": 90,
+                "avoidOverlap": 0.2,
+            },
+            "stabilization": {
+                "enabled": True,
+                "iterations": STABILIZATION_ITERATIONS,
+                "updateInterval": 25,
+                "fit": True,
+            },
         },
         "interaction": {"hover": True, "tooltipDelay": 150, "hideEdgesOnDrag": True},
         "nodes": {"font": {"size": 14}},
@@ -95,13 +110,20 @@ def build_network(G, view):
             name=full_name(G, key),
             title=node_tooltip(G, key),
             shape=shape,
-            color={"background": colour, "border": HIGHLIGHT_BORDER} if key in highlighted else colour,
+            color={"background": colour, "border": HIGHLIGHT_BORDER}
+            if key in highlighted
+            else colour,
             borderWidth=4 if key in highlighted else 1,
             size=node_size(G.degree(key)),
         )
     for index, edge in enumerate(view.edges):
         net.add_edge(
-            edge.source, edge.target, id=f"e{index}", width=edge_width(edge.weight), title=edge.tooltip, arrows=edge.arrows
+            edge.source,
+            edge.target,
+            id=f"e{index}",
+            width=edge_width(edge.weight),
+            title=edge.tooltip,
+            arrows=edge.arrows,
         )
     net.options = network_options()
     return net
@@ -110,9 +132,15 @@ def build_network(G, view):
 @cache
 def _assets():
     lib = files("pyvis") / "templates" / "lib" / "vis-9.1.2"
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env = jinja2.Environment(
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+    )
     template = env.from_string((files("kg.viz") / "page.html").read_text(encoding="utf-8"))
-    return template, (lib / "vis-network.min.js").read_text(encoding="utf-8"), (lib / "vis-network.css").read_text(encoding="utf-8")
+    return (
+        template,
+        (lib / "vis-network.min.js").read_text(encoding="utf-8"),
+        (lib / "vis-network.css").read_text(encoding="utf-8"),
+    )
 
 
 def legend(G, view):

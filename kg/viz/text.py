@@ -51,7 +51,12 @@ def full_name(G, key):
     """What a node is called: a paper's label, title or first sentence; an entity's name."""
     data = G.nodes[key]
     if data["kind"] == schema.PAPER:
-        return data.get("label") or data.get("title") or first_sentence(data.get("abstract") or "") or key
+        return (
+            data.get("label")
+            or data.get("title")
+            or first_sentence(data.get("abstract") or "")
+            or key
+        )
     return data.get("name") or key
 
 

@@ -102,7 +102,13 @@ def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, wha
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
     pairs = coauthor_pairs(G, set(nodes))
     edges = tuple(
-        Edge(a, b, n, f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}", arrows="")
+        Edge(
+            a,
+            b,
+            n,
+            f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}",
+            arrows="",
+        )
         for (a, b), n in sorted(pairs.items())
     )
     note = f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links (edge width = shared papers).{left}"
@@ -121,15 +127,24 @@ def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
     authors = [author, *(row["key"] for row in rows)]
     steps = count(depth, "step")
     return coauthor_view(
-        G, schema.slug(author) + f"-depth-{depth}", f"Co-authors of {full_name(G, author)} within {steps}",
-        authors, highlight=(author,), limit=limit, what=f" within {steps} of {full_name(G, author)}",
+        G,
+        schema.slug(author) + f"-depth-{depth}",
+        f"Co-authors of {full_name(G, author)} within {steps}",
+        authors,
+        highlight=(author,),
+        limit=limit,
+        what=f" within {steps} of {full_name(G, author)}",
     )
 
 
 def applied_edge(row):
     """A method-dataset edge from a ``kg.traverse`` applied-to row, its papers in the tooltip."""
-    papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (" …" if len(row["papers"]) > TOOLTIP_PAPERS else "")
-    tooltip = f"{row['method']} applied to {row['target']} in {count(row['count'], 'paper')}: {papers}"
+    papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (
+        " …" if len(row["papers"]) > TOOLTIP_PAPERS else ""
+    )
+    tooltip = (
+        f"{row['method']} applied to {row['target']} in {count(row['count'], 'paper')}: {papers}"
+    )
     if row["evidence"]:
         tooltip += "\nEvidence: " + row["evidence"][0]
     return Edge(row["method_key"], row["target_key"], row["count"], tooltip)
@@ -137,12 +152,20 @@ def applied_edge(row):
 
 def method_dataset_view(G, name, title, rows, *, centre=None, limit=MAX_NODES):
     keys = [k for row in rows for k in (row["method_key"], row["target_key"])]
-    nodes, left = capped(G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ())
+    nodes, left = capped(
+        G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ()
+    )
     shown = set(nodes)
-    edges = tuple(sorted(
-        (applied_edge(row) for row in rows if row["method_key"] in shown and row["target_key"] in shown),
-        key=lambda e: (e.source, e.target),
-    ))
+    edges = tuple(
+        sorted(
+            (
+                applied_edge(row)
+                for row in rows
+                if row["method_key"] in shown and row["target_key"] in shown
+            ),
+            key=lambda e: (e.source, e.target),
+        )
+    )
     note = f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links (edge width = papers).{left}"
     return View(name, title, nodes, edges, note, (centre,) if centre else ())
 
@@ -151,14 +174,20 @@ def method_dataset(G, *, limit=MAX_NODES):
     """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
     methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
     rows = [row for m in methods for row in traverse.datasets_of(G, m)]
-    return method_dataset_view(G, "methods-datasets", "Methods and the datasets they were applied to", rows, limit=limit)
+    return method_dataset_view(
+        G, "methods-datasets", "Methods and the datasets they were applied to", rows, limit=limit
+    )
 
 
 def method_page(G, method, *, limit=MAX_NODES):
     """A method (a key) and the datasets and benchmarks it was applied to."""
     return method_dataset_view(
-        G, schema.slug(method), f"Method {full_name(G, method)}: where it was applied",
-        traverse.datasets_of(G, method), centre=method, limit=limit,
+        G,
+        schema.slug(method),
+        f"Method {full_name(G, method)}: where it was applied",
+        traverse.datasets_of(G, method),
+        centre=method,
+        limit=limit,
     )
 
 
@@ -166,8 +195,12 @@ def dataset_page(G, dataset, *, limit=MAX_NODES):
     """A dataset or benchmark (a key) and the methods applied to it or to its parts."""
     kind = G.nodes[dataset]["kind"]
     return method_dataset_view(
-        G, schema.slug(dataset), f"{kind} {full_name(G, dataset)}: methods applied to it",
-        traverse.methods_on(G, dataset, include_parts=True), centre=dataset, limit=limit,
+        G,
+        schema.slug(dataset),
+        f"{kind} {full_name(G, dataset)}: methods applied to it",
+        traverse.methods_on(G, dataset, include_parts=True),
+        centre=dataset,
+        limit=limit,
     )
 
 
@@ -178,7 +211,14 @@ def concept_papers(G, concept, *, limit=MAX_NODES):
     edges = tuple(e for e in graph_edges(G, nodes) if concept in (e.source, e.target))
     kind = G.nodes[concept]["kind"]
     note = f"{kind} {full_name(G, concept)} and the {len(papers):,} papers that name it.{left}"
-    return View(f"mentions-{schema.slug(concept)}", f"{kind} {full_name(G, concept)}: its papers", nodes, edges, note, (concept,))
+    return View(
+        f"mentions-{schema.slug(concept)}",
+        f"{kind} {full_name(G, concept)}: its papers",
+        nodes,
+        edges,
+        note,
+        (concept,),
+    )
 
 
 def related_papers(G, paper, *, top=RELATED_PAPERS):
@@ -186,11 +226,20 @@ def related_papers(G, paper, *, top=RELATED_PAPERS):
     shared concepts, joined by the mention edges that carry the evidence."""
     rows = traverse.related_papers(G, paper, limit=None)
     shown = rows[:top]
-    concepts = {row["key"] for other in shown for row in traverse.shared_concepts(G, paper, other["key"])}
+    concepts = {
+        row["key"] for other in shown for row in traverse.shared_concepts(G, paper, other["key"])
+    }
     nodes = tuple(by_degree(G, {paper, *(row["key"] for row in shown), *concepts}))
     edges = tuple(e for e in graph_edges(G, nodes) if e.target in concepts)
     note = (
         f"{len(shown):,} of the {len(rows):,} papers sharing concepts with this one (ranked by "
         f"IDF-weighted shared concepts) and the {len(concepts):,} concepts they share."
     )
-    return View(schema.slug(paper), f"Papers sharing concepts with {full_name(G, paper)}", nodes, edges, note, (paper,))
+    return View(
+        schema.slug(paper),
+        f"Papers sharing concepts with {full_name(G, paper)}",
+        nodes,
+        edges,
+        note,
+        (paper,),
+    )

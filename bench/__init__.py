@@ -1,0 +1,1 @@
+"""Benchmarks, run by hand from the repository root: ``python -m bench.<name>``."""

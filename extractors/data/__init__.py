@@ -1,0 +1,1 @@
+"""Data files of the extractors: the lexicon and the word lists."""

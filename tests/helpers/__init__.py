@@ -1,0 +1,1 @@
+"""Helpers shared by the tests and the benchmarks: the Bolt test server, the browser, graphs."""

@@ -1,0 +1,291 @@
+"""Building graphs: identity, de-duplication, authors, areas, re-ingest."""
+
+import json
+
+from kg import schema as S
+from kg.authors import author_key
+from kg.build import assemble_mentions, build, build_graph, plan_records
+from kg.extractors.records import Mention, PaperRecord
+from kg.graph import authored_by, new_graph
+
+ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
+
+
+def record(abstract=ABSTRACT, **kw):
+    kw.setdefault("source", "s.txt")
+    kw.setdefault("index", 0)
+    return PaperRecord(abstract=abstract, **kw)
+
+
+def test_seed_graph_counts(seed_graph):
+    G = seed_graph
+    papers = [n for n, k in G.nodes(data="kind") if k == S.PAPER]
+    authors = [n for n, k in G.nodes(data="kind") if k == S.AUTHOR]
+    authored = [e for e in G.edges(keys=True) if e[2] == S.AUTHORED]
+    assert len(papers) == 180
+    assert sum(1 for p in papers if authored_by(G, p)) == 60
+    assert len(authored) == 306
+    assert len(authors) == 296
+    kempe = author_key("Julia Kempe")
+    assert len([p for _, p, k in G.out_edges(kempe, keys=True) if k == S.AUTHORED]) == 3
+    assert G.nodes[author_key("REMI MUNOS")]["name"] == "Remi Munos"
+    assert G.nodes[author_key("REMI MUNOS")]["variants"] == ["REMI MUNOS"]
+
+
+def test_seed_truncated_lists_and_areas(seed_graph):
+    G = seed_graph
+    truncated = {
+        p for _, p, k, d in G.edges(keys=True, data=True) if k == S.AUTHORED and d["truncated_list"]
+    }
+    assert len(truncated) == 3
+    areas = {a["name"] for _, a in G.nodes(data=True) if a["kind"] == S.AREA}
+    assert "Theory · Reinforcement Learning and Planning" in areas
+    in_area = [e for e in G.edges(keys=True) if e[2] == S.IN_AREA]
+    assert len(in_area) == 55
+
+
+def test_author_positions_follow_listing_order():
+    G = new_graph()
+    plan_records(G, [record(authors=("B Two", "A One", "C Three"))])
+    paper = S.paper_key(ABSTRACT)
+    assert [G.nodes[a]["name"] for a in authored_by(G, paper)] == ["B Two", "A One", "C Three"]
+    assert G.edges[author_key("A One"), paper, S.AUTHORED]["position"] == 2
+
+
+def test_same_abstract_in_two_files_is_one_paper_with_both_sources():
+    G = new_graph()
+    to_extract, report, _ = plan_records(
+        G,
+        [
+            record(source="daily.txt", index=3),
+            record(source="conf.txt", index=0, authors=("Ada Lovelace",), area="Theory · X"),
+            record(
+                abstract="We train a small model on CIFAR-10. It reaches good accuracy.",
+                source="conf.txt",
+                index=1,
+                external_id="other-id",
+            ),
+        ],
+    )
+    paper = S.paper_key(ABSTRACT)
+    assert list(G.nodes).count(paper) == 1 and len(to_extract) == 1
+    assert G.nodes[paper]["sources"] == ["conf.txt#0", "conf.txt#1", "daily.txt#3"]
+    assert G.nodes[paper]["area"] == "Theory · X"
+    assert [G.nodes[a]["name"] for a in authored_by(G, paper)] == ["Ada Lovelace"]
+    assert (report.new_papers, report.duplicates) == (1, 2)
+
+
+def test_external_id_is_the_key_and_hash_still_dedupes():
+    G = new_graph()
+    plan_records(G, [record(external_id="2401.00001"), record(source="other.txt")])
+    assert [n for n in G if n.startswith("paper:")] == ["paper:2401.00001"]
+
+
+def test_building_into_existing_graph_adds_only_what_is_new(tmp_path):
+    first = tmp_path / "a.jsonl"
+    first.write_text(json.dumps({"abstract": ABSTRACT}) + "\n")
+    second = tmp_path / "b.jsonl"
+    second.write_text(
+        json.dumps({"abstract": ABSTRACT})
+        + "\n"
+        + json.dumps({"abstract": "Another abstract about MNLI."})
+        + "\n"
+    )
+    G, report = build_graph([first])
+    G, report = build_graph([second], graph=G)
+    assert (report.new_papers, report.known_papers) == (1, 1)
+    assert sum(1 for _, k in G.nodes(data="kind") if k == S.PAPER) == 2
+
+
+def mention(type_, canonical, start, *, role="used", sentence="s", part_of=()):
+    return Mention(
+        type=type_,
+        text=canonical,
+        canonical=canonical,
+        start=start,
+        end=start + len(canonical),
+        sentence=sentence,
+        rule="test",
+        score=0.9,
+        role=role,
+        part_of=part_of,
+    )
+
+
+def test_mentions_become_edges_label_applied_to_and_part_of():
+    G = new_graph()
+    plan_records(G, [record()])
+    paper = S.paper_key(ABSTRACT)
+    assemble_mentions(
+        G,
+        {
+            paper: [
+                mention("Method", "SparseNet", 0, role="proposed", sentence="a"),
+                mention("Dataset", "MNLI", 10, sentence="a", part_of=("GLUE",)),
+                mention("Metric", "accuracy", 20, sentence="b"),
+                mention("Method", "SparseNet", 30, sentence="b"),
+            ]
+        },
+    )
+    assert G.edges[paper, "method:sparsenet", S.PROPOSES]["start"] == 0
+    assert G.edges[paper, "dataset:mnli", S.EVALUATED_ON]["evidence"] == "a"
+    assert (paper, "metric:accuracy", S.MEASURES) in G.edges
+    assert G.nodes[paper]["label"] == "SparseNet"
+    assert G.edges["dataset:mnli", "benchmark:glue", S.PART_OF] == {}
+    applied = G.edges["method:sparsenet", "dataset:mnli", S.APPLIED_TO]
+    assert applied == {"papers": 1, "paper_keys": [paper], "score": 1.0}
+
+
+def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():
+    G = new_graph()
+    old = record(external_id="p1", authors=("Ada Lovelace",), area="A · B")
+    to_extract, _, _ = plan_records(G, [old])
+    mentions = {"paper:p1": [mention("Method", "OldNet", 0), mention("Dataset", "CIFAR-10", 9)]}
+    assemble_mentions(G, mentions)
+    assert "method:oldnet" in G and (("method:oldnet", "dataset:cifar-10", S.APPLIED_TO) in G.edges)
+    new = record(
+        abstract="A different abstract using NewNet.", external_id="p1", authors=("Alan Turing",)
+    )
+    to_extract, report, _ = plan_records(G, [new])
+    assert report.updated_papers == 1 and [k for k, _ in to_extract] == ["paper:p1"]
+    mentions["paper:p1"] = [mention("Method", "NewNet", 20)]
+    assemble_mentions(G, mentions)
+    assert "method:oldnet" not in G and "dataset:cifar-10" not in G
+    assert "method:newnet" in G
+    assert author_key("Ada Lovelace") not in G and author_key("Alan Turing") in G
+    assert "area:a-b" not in G and G.nodes["paper:p1"]["area"] is None
+    assert G.nodes["paper:p1"]["hash"] == S.content_hash(new.abstract)
+
+
+def test_shipped_samples_build():
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[2] / "samples"
+    G, report = build_graph([samples])
+    assert report.problems == []
+    assert (report.records, report.new_papers, report.duplicates) == (46, 44, 2)
+    okonkwo = G.nodes[author_key("Marta Okonkwo")]
+    assert okonkwo["variants"] == ["MARTA OKONKWO", "Marta Okonkwo"]
+    assert okonkwo["name"] == "Marta Okonkwo"
+
+
+def test_incremental_build_equals_full_build(tmp_path):
+    from kg.build import build
+    from kg.store import load_mentions
+
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text(
+        json.dumps(
+            {
+                "abstract": "Contrastive Language-Image Pretraining (CLIP) "
+                "aligns images and text on COCO."
+            }
+        )
+        + "\n"
+    )
+    b.write_text(
+        json.dumps({"abstract": "We fine-tune CLIP on ImageNet-1K and report accuracy."}) + "\n"
+    )
+    build([a], str(tmp_path / "inc.kg"))
+    build([b], str(tmp_path / "inc.kg"))
+    build([a, b], str(tmp_path / "full.kg"))
+    assert (tmp_path / "inc.kg").read_bytes() == (tmp_path / "full.kg").read_bytes()
+    assert len(load_mentions(tmp_path / "inc.kg")) == 2
+
+
+def test_authors_carry_their_coauthor_count(seed_graph):
+    from kg.traverse import collaborations
+
+    index = collaborations(seed_graph)
+    authors = [n for n, k in seed_graph.nodes(data="kind") if k == S.AUTHOR]
+    assert all(seed_graph.nodes[a]["coauthors"] == len(index.get(a, {})) for a in authors)
+    assert seed_graph.nodes[author_key("Julia Kempe")]["coauthors"] == 13
+
+
+def test_coauthor_counts_follow_a_reingested_author_list(tmp_path):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    rows = [
+        {"id": "p1", "abstract": "We study graphs.", "authors": ["X One", "Y Two"]},
+        {"id": "p2", "abstract": "We study trees.", "authors": ["Y Two", "Z Three"]},
+    ]
+    first.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    second.write_text(
+        json.dumps(
+            {"id": "p1", "abstract": "We study forests now.", "authors": ["X One", "W Four"]}
+        )
+        + "\n"
+    )
+    graph = tmp_path / "g.kg"
+    build([str(first)], str(graph))
+    G, _ = build([str(second)], str(graph))
+    counts = {
+        G.nodes[a]["name"]: G.nodes[a]["coauthors"]
+        for a, kind in G.nodes(data="kind")
+        if kind == S.AUTHOR
+    }
+    assert counts == {"X One": 1, "W Four": 1, "Y Two": 1, "Z Three": 1}
+    full, _ = build([str(first), str(second)], str(tmp_path / "full.kg"))
+    assert counts == {
+        full.nodes[a]["name"]: full.nodes[a]["coauthors"]
+        for a, kind in full.nodes(data="kind")
+        if kind == S.AUTHOR
+    }
+
+
+def test_a_paper_the_extractors_fail_on_lands_without_entities_and_is_reported(
+    tmp_path, monkeypatch
+):
+    from kg.extractors import pipeline
+
+    real = pipeline.find_mentions
+    monkeypatch.setattr(
+        pipeline,
+        "find_mentions",
+        lambda doc, *args: 1 / 0 if "MNLI" in doc.user_data["text"] else real(doc, *args),
+    )
+    listing = tmp_path / "a.jsonl"
+    listing.write_text(
+        json.dumps({"abstract": ABSTRACT})
+        + "\n"
+        + json.dumps({"abstract": "Another abstract about MNLI."})
+        + "\n"
+    )
+    G, report = build_graph([listing])
+    assert sum(1 for _, k in G.nodes(data="kind") if k == S.PAPER) == 2
+    assert [str(p) for p in report.problems] == [
+        "a.jsonl:2: extraction failed (ZeroDivisionError: division by zero); the paper is "
+        "kept without entities; please report this as a bug"
+    ]
+    assert any(k == S.DATASET and G.nodes[n]["name"] == "CIFAR-10" for n, k in G.nodes(data="kind"))
+
+
+def test_a_failed_extraction_is_a_kept_problem_not_a_skipped_record():
+    from kg.extractors.read import Problem
+
+    assert Problem("a.txt", 3, "bad line").report == "skipped a.txt:3: bad line"
+    assert (
+        Problem("a.txt", 3, "extraction failed", kept=True).report == "a.txt:3: extraction failed"
+    )
+
+
+def test_a_name_called_dataset_and_benchmark_is_one_node_of_its_majority_kind_and_name(tmp_path):
+    listing = tmp_path / "a.jsonl"
+    listing.write_text(
+        "".join(
+            json.dumps({"abstract": text}) + "\n"
+            for text in (
+                "We train a ResNet on the FooSet dataset.",
+                "We fine-tune BERT on the FooSet dataset.",
+                "We evaluate GPT-4 on the Foo-Set benchmark.",
+            )
+        )
+    )
+    G, _ = build_graph([listing])
+    nodes = [
+        (k, a["name"])
+        for n, a in G.nodes(data=True)
+        if (k := a["kind"]) in (S.DATASET, S.BENCHMARK)
+    ]
+    assert nodes == [(S.DATASET, "FooSet")]
+    assert len(list(G.predecessors(S.entity_key(S.DATASET, "FooSet")))) >= 3

@@ -1,0 +1,43 @@
+"""Every docstring example of kg and its extractors runs, one test per docstring.
+
+The modules are imported by their installed names (``kg.extractors.lexicon``), so an example
+runs exactly as a user's code would, whichever folder holds its file.
+"""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+PACKAGES = ("kg", "kg.extractors")
+
+
+def module_names():
+    """Every module of the packages, by name (``kg.cli`` too: its examples are docs)."""
+    names = []
+    for package_name in PACKAGES:
+        package = importlib.import_module(package_name)
+        names.append(package_name)
+        for info in pkgutil.walk_packages(package.__path__, package_name + "."):
+            names.append(info.name)
+    return sorted(set(names))
+
+
+def docstring_tests():
+    finder = doctest.DocTestFinder()
+    found = []
+    for name in module_names():
+        module = importlib.import_module(name)
+        for test in finder.find(module, name):
+            if test.examples:
+                found.append(pytest.param(test, id=test.name))
+    return found
+
+
+@pytest.mark.parametrize("test", docstring_tests())
+def test_docstring_examples_run(test):
+    output = []
+    result = doctest.DocTestRunner().run(test, out=output.append)
+    if result.failed:
+        pytest.fail("".join(output), pytrace=False)

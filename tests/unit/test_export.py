@@ -1,0 +1,94 @@
+"""kg.export: neo4j-admin CSV files, GraphML and GEXF from a hand-built graph."""
+
+import csv
+
+import networkx as nx
+import pytest
+
+from kg.errors import KgError
+from kg.export import ARRAY_DELIMITER, export_graph
+from tests.helpers.neo4j_graphs import paper, small_graph
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def test_neo4j_csv_headers_and_rows(tmp_path):
+    G = small_graph()
+    command = export_graph(G, tmp_path, format="neo4j-csv")
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert "nodes-Paper.csv" in files and "relationships-AUTHORED.csv" in files
+    assert len([f for f in files if f.startswith("nodes-")]) == 8
+    methods = read_csv(tmp_path / "nodes-Method.csv")
+    assert methods[0] == ["key:ID", "aliases:string[]", "long_form", "name", ":LABEL"]
+    lora = next(row for row in methods if row[0] == "method:lora")
+    assert lora == [
+        "method:lora",
+        "Low-Rank Adaptation",
+        "",
+        "LoRA",
+        f"Method{ARRAY_DELIMITER}Concept",
+    ]
+    papers = read_csv(tmp_path / "nodes-Paper.csv")
+    assert papers[0] == [
+        "key:ID",
+        "abstract",
+        "area",
+        "hash",
+        "label",
+        "sources:string[]",
+        "title",
+        "venue",
+        "year:int",
+        ":LABEL",
+    ]
+    assert len(papers) == 4
+    mix = next(row for row in papers if row[0] == paper("mix"))
+    assert mix[1] == G.nodes[paper("mix")]["abstract"]
+    authored = read_csv(tmp_path / "relationships-AUTHORED.csv")
+    assert authored[0] == [
+        ":START_ID",
+        ":END_ID",
+        ":TYPE",
+        "position:int",
+        "truncated_list:boolean",
+    ]
+    assert len(authored) == 1 + 7 and authored[1][2:] in (
+        ["AUTHORED", "1", "false"],
+        ["AUTHORED", "2", "false"],
+        ["AUTHORED", "3", "false"],
+    )
+    uses = read_csv(tmp_path / "relationships-USES.csv")
+    assert uses[0][3:] == ["end:int", "evidence", "rule", "score:float", "start:int", "text"]
+    assert command.startswith("neo4j-admin database import full neo4j --nodes=")
+    assert f"--relationships={tmp_path}/relationships-USES.csv" in command
+    assert command.endswith(
+        "--array-delimiter=U+001F --multiline-fields=true --overwrite-destination=true"
+    )
+    assert (tmp_path / "import-command.txt").read_text() == command + "\n"
+    assert "REQUIRE n.key IS UNIQUE" in (tmp_path / "constraints.cypher").read_text()
+
+
+def test_neo4j_csv_refuses_a_list_holding_the_delimiter(tmp_path):
+    G = small_graph()
+    G.nodes["method:lora"]["aliases"] = ["a\x1fb"]
+    with pytest.raises(KgError, match="U\\+001F"):
+        export_graph(G, tmp_path, format="neo4j-csv")
+
+
+@pytest.mark.parametrize("format, reader", [("graphml", nx.read_graphml), ("gexf", nx.read_gexf)])
+def test_graphml_and_gexf_read_back(tmp_path, format, reader):
+    G = small_graph()
+    path = tmp_path / f"graph.{format}"
+    export_graph(G, path, format=format)
+    H = reader(path)
+    assert (H.number_of_nodes(), H.number_of_edges()) == (17, 30)
+    assert H.nodes["method:lora"]["aliases"] == '["Low-Rank Adaptation"]'
+    assert H.nodes[paper("mix")]["abstract"] == G.nodes[paper("mix")]["abstract"]
+
+
+def test_unknown_format_is_refused(tmp_path):
+    with pytest.raises(KgError, match="unknown export format 'dot'"):
+        export_graph(small_graph(), tmp_path / "g.dot", format="dot")

@@ -1,0 +1,453 @@
+"""The spaCy pipeline end to end on abstracts we wrote: mentions, types, roles, evidence."""
+
+import pytest
+import spacy
+
+from kg.extractors.pipeline import SPANS_KEY, build_nlp, extract_mentions, task_canonical
+from kg.extractors.records import PaperRecord
+from kg.extractors.workers import WorkerPool
+
+ABSTRACT = (
+    "Off-policy evaluation (OPE) is a core problem. "
+    "We propose OrderDP, a two-stage method that uses Group Relative Policy Optimization "
+    "(GRPO) to fine-tune Llama-3-8B and GPT-4o. "
+    "Experiments on CIFAR10, ImageNet-1k and the FooQA benchmark show higher accuracy and "
+    "F1 than PPO. OPE with GRPO is cheap."
+)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_nlp()
+
+
+@pytest.fixture(scope="module")
+def mentions(nlp):
+    return {(m.type, m.canonical): m for m in nlp(ABSTRACT)._.mentions}
+
+
+def test_pipeline_is_blank_english_with_our_components(nlp):
+    assert nlp.pipe_names == ["gazetteer_cased", "gazetteer_lower", "paper_mentions"]
+    assert nlp.meta["lang"] == "en"
+
+
+def test_mentions_found_with_types_and_canonicals(mentions):
+    assert set(mentions) >= {
+        ("Task", "off-policy evaluation"),
+        ("Method", "OrderDP"),
+        ("Method", "GRPO"),
+        ("Method", "Llama-3-8B"),
+        ("Method", "GPT-4o"),
+        ("Dataset", "CIFAR-10"),
+        ("Dataset", "ImageNet-1K"),
+        ("Benchmark", "FooQA"),
+        ("Metric", "accuracy"),
+        ("Metric", "F1"),
+        ("Method", "PPO"),
+    }
+
+
+def test_acronym_pair_is_one_entity_with_long_form(mentions):
+    grpo = mentions[("Method", "GRPO")]
+    assert grpo.text == "Group Relative Policy Optimization"
+    assert grpo.long_form == "Group Relative Policy Optimization"
+    assert grpo.rule == "abbreviation+lexicon"
+    assert "GRPO" not in [m.canonical for m in mentions.values() if m is not grpo]
+
+
+def test_roles(mentions):
+    assert mentions[("Method", "OrderDP")].role == "proposed"
+    assert mentions[("Method", "GRPO")].role == "used"
+    assert mentions[("Dataset", "CIFAR-10")].role == "used"
+
+
+def test_evidence_offsets_slice_the_abstract(mentions):
+    for m in mentions.values():
+        assert ABSTRACT[m.start : m.end] == m.text
+        assert m.text in m.sentence and m.sentence in ABSTRACT
+        assert 0 < m.score <= 1 and m.rule
+
+
+def test_part_of_from_the_lexicon(nlp):
+    (mnli,) = [m for m in nlp("We fine-tune on MNLI.")._.mentions if m.canonical == "MNLI"]
+    assert mnli.part_of == ("GLUE",)
+
+
+def test_no_mention_inside_a_hyphenated_name(nlp):
+    canon = {m.canonical for m in nlp("We build RL-MIA, a benchmark.")._.mentions}
+    assert "RL-MIA" in canon and "MIA" not in canon
+
+
+def test_generic_phrases_are_not_entities(nlp):
+    doc = nlp(
+        "Large language models (LLMs) and deep neural networks achieve state-of-the-art "
+        "results in extensive experiments."
+    )
+    assert doc._.mentions == []
+
+
+def test_extract_mentions_streams_in_order_on_one_or_two_workers():
+    records = [
+        PaperRecord(abstract=f"Paper {i} uses BERT and CIFAR-10.", source="t", index=i)
+        for i in range(30)
+    ] + [PaperRecord(abstract=ABSTRACT, source="t", index=30)]
+    one = list(extract_mentions(records))
+    two = list(extract_mentions(iter(records), workers=2))
+    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
+    assert [ms for _, ms in one] == [ms for _, ms in two]
+    assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
+
+
+def test_a_pool_waits_until_every_worker_has_its_pipeline():
+    with WorkerPool(2) as pool:
+        # a worker takes calls only once its initializer has built the pipeline
+        assert pool.wait_until_ready() == set(pool._pool._processes)
+        record = PaperRecord(abstract="We use BERT.", source="t", index=0)
+        assert [m.canonical for _, ms in pool.extract([record]) for m in ms] == ["BERT"]
+
+
+@pytest.mark.parametrize(
+    "phrase, canonical",
+    [
+        ("Multi-view clustering", "multi-view clustering"),
+        ("regression tasks", "regression"),
+        ("OOD detection", "OOD detection"),
+    ],
+)
+def test_task_canonical(phrase, canonical):
+    assert task_canonical(phrase) == canonical
+
+
+def test_acronym_known_in_another_sense_is_not_taken_from_the_lexicon(nlp):
+    (m,) = [m for m in nlp("We study Self-Supervised Learning (SSL) at scale.")._.mentions]
+    assert (m.text, m.canonical, m.type) == (
+        "Self-Supervised Learning",
+        "self-supervised learning",
+        "Method",
+    )
+    (m,) = [m for m in nlp("We study semi-supervised learning (SSL) at scale.")._.mentions]
+    assert m.canonical == "semi-supervised learning" and m.type == "Task"
+
+
+@pytest.mark.parametrize(
+    "sentence, kind",
+    [
+        ("We build a dynamic agent for multi-view clustering (DAMC) from two parts.", "Method"),
+        (
+            "We release the Fairness Benchmark for Speech Recognition (FBSR) to the public.",
+            "Benchmark",
+        ),
+        ("Prior work studies cross-lingual stance clustering (CLSC) at scale.", "Task"),
+    ],
+)
+def test_an_unknown_acronym_is_typed_by_the_head_of_its_long_form(nlp, sentence, kind):
+    short = sentence[sentence.index("(") + 1 : sentence.index(")")]
+    assert [m.type for m in nlp(sentence)._.mentions if m.canonical == short] == [kind]
+
+
+def test_a_name_given_with_called_keeps_all_its_capitalised_words(nlp):
+    doc = nlp("We add a module called Sparse Token Mixer to the encoder.")
+    assert "Sparse Token Mixer" in [m.canonical for m in doc._.mentions]
+
+
+def test_plural_uses_of_a_defined_acronym_are_the_same_entity(nlp):
+    doc = nlp("We train a Sparse Gating Network (SGN). Two SGN layers and three SGNs suffice.")
+    (sgn,) = [m for m in doc._.mentions if "SGN" in m.canonical]
+    assert sgn.canonical == "SGN" and "SGNs" in sgn.aliases
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        (
+            "We train on CIFAR-10/100 for a day.",
+            {("Dataset", "CIFAR-10"), ("Dataset", "CIFAR-100")},
+        ),
+        (
+            "It beats SAG/SAGA and Adam/RMSProp.",
+            {("Method", "SAG"), ("Method", "SAGA"), ("Method", "Adam"), ("Method", "RMSProp")},
+        ),
+        ("Scores differ by Race/Ethnicity and English/German.", set()),
+        ("Code is at github.com/someone/FooNet for all.", set()),
+    ],
+)
+def test_slash_joined_names_are_split(nlp, sentence, expected):
+    assert {(m.type, m.canonical) for m in nlp(sentence)._.mentions} == expected
+
+
+def test_a_task_named_by_verb_and_object_shares_the_noun_phrase_node(nlp):
+    doc = nlp(
+        "We focus on predicting sepsis from records. Tools for quantifying uncertainty are scarce."
+    )
+    tasks = {(m.text, m.canonical) for m in doc._.mentions if m.type == "Task"}
+    assert ("predicting sepsis", "sepsis prediction") in tasks
+    assert ("quantifying uncertainty", "uncertainty estimation") in tasks
+
+
+def test_a_capitalised_name_ending_in_a_known_method_is_its_own_method(nlp):
+    doc = nlp("We compare Trimmed Graphical Lasso with the lasso on gene data.")
+    assert {m.canonical for m in doc._.mentions if m.type == "Method"} >= {
+        "Trimmed Graphical Lasso",
+        "lasso",
+    }
+
+
+def test_a_known_method_after_a_connector_keeps_its_name(nlp):
+    doc = nlp("Results of Schema Networks with Proximal Policy Optimization are mixed.")
+    assert "PPO" in {m.canonical for m in doc._.mentions}
+
+
+def test_a_named_proposal_ending_in_a_known_method_is_the_proposal(nlp):
+    doc = nlp('We present a novel algorithm named "Ghost Batch Normalization" for large batches.')
+    proposed = [m for m in doc._.mentions if m.role == "proposed"]
+    assert [m.canonical for m in proposed] == ["Ghost Batch Normalization"]
+
+
+def test_words_first_seen_after_the_build_match_the_lowercase_gazetteer(nlp):
+    doc = nlp("We report top-1 on IMAGENET-1K and Tiny-ImageNet variants, then on imagenet-1k.")
+    assert "ImageNet-1K" in {m.canonical for m in doc._.mentions}
+
+
+def test_a_known_acronym_defined_with_a_misspelt_plural_keeps_its_entry(nlp):
+    doc = nlp("We scale a Mixture of expert (MoE) layer.")
+    assert ("Method", "MoE") in {(m.type, m.canonical) for m in doc._.mentions}
+
+
+def test_an_acronym_followed_by_its_long_form_is_one_proposed_entity(nlp):
+    doc = nlp("We introduce SCRIT (Self-evolving CRITic), a framework. SCRIT trains critics.")
+    assert [(m.type, m.canonical, m.text, m.role) for m in doc._.mentions] == [
+        ("Method", "SCRIT", "Self-evolving CRITic", "proposed")
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, kind",
+    [
+        ("We propose CodeArena, a program synthesis benchmark suite for code models.", "Benchmark"),
+        ("We propose DistilMax, a method for dataset distillation at scale.", "Method"),
+    ],
+)
+def test_a_proposed_name_is_typed_by_the_words_that_introduce_it(nlp, sentence, kind):
+    name = sentence.split()[2].rstrip(",")
+    assert [m.type for m in nlp(sentence)._.mentions if m.canonical == name] == [kind]
+
+
+def test_an_acronym_defined_anew_overrides_a_generic_one_it_does_not_spell(nlp):
+    # ACL and GPU are skipped as a venue and hardware, but an abstract may define its own.
+    doc = nlp(
+        "We propose Aligned Contrastive Learning (ACL) for long tails. It runs on "
+        "graphics processing units (GPUs)."
+    )
+    assert {(m.type, m.canonical) for m in doc._.mentions} >= {("Method", "ACL")}
+    assert "GPU" not in {m.canonical for m in doc._.mentions}
+
+
+def test_an_apposition_types_a_defined_acronym_over_its_long_form(nlp):
+    doc = nlp(
+        "We propose Unified Adversarial Preference Learning (UniAPL), a novel framework "
+        "that aligns policies."
+    )
+    assert [(m.type, m.canonical, m.role) for m in doc._.mentions if m.canonical == "UniAPL"] == [
+        ("Method", "UniAPL", "proposed")
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        (
+            "We study links between A and B and introduce FairQuant, a quantizer.",
+            ("Method", "FairQuant", "proposed"),
+        ),
+        ("Our approach, Soft Head Mixing (SHM), improves SimCLR.", ("Method", "SHM", "proposed")),
+        (
+            "We evaluate a popular summarization task called Key Point Analysis.",
+            ("Task", "Key Point Analysis", "used"),
+        ),
+    ],
+)
+def test_proposal_cues_far_from_their_subject(nlp, sentence, expected):
+    assert expected in {(m.type, m.canonical, m.role) for m in nlp(sentence)._.mentions}
+
+
+def test_a_coined_name_before_a_concept_head_is_not_a_method(nlp):
+    doc = nlp("We introduce the FooBar-Generalization Conjecture: models generalize.")
+    assert not [m for m in doc._.mentions if m.type == "Method"]
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("On fundus images (FairGenMed) it is fair.", ("Dataset", "FairGenMed")),
+        ("It lowers the subgroup gap (ES-FID).", ("Metric", "ES-FID")),
+        ("On this dataset we adopt a SFT-DPO-GRPO training paradigm.", ("Method", "SFT-DPO-GRPO")),
+    ],
+)
+def test_a_coined_name_is_typed_by_its_context_and_its_known_last_part(nlp, sentence, expected):
+    assert expected in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+
+
+def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
+    doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
+    assert ("Method", "Dudley GAN", "proposed") in {
+        (m.type, m.canonical, m.role) for m in doc._.mentions
+    }
+
+
+def test_a_capitalised_event_name_is_no_method(nlp):
+    doc = nlp("We validate it on data of the Foo 2020 Shared Tasks and the Bar Workshop.")
+    assert not [m for m in doc._.mentions if m.type == "Method"]
+
+
+def test_a_capitalised_long_form_of_a_defined_acronym_is_the_acronym(nlp):
+    doc = nlp(
+        "We study event causality identification (ECI). We propose a reasoning framework "
+        "for Event Causality Identification, named FooECI."
+    )
+    assert ("Task", "ECI") in {(m.type, m.canonical) for m in doc._.mentions}
+    assert "Event Causality Identification" not in {m.canonical for m in doc._.mentions}
+
+
+def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monkeypatch):
+    from kg.extractors import pipeline
+
+    real = pipeline.find_mentions
+
+    def failing_on_boom(doc, *args):
+        if "BOOM" in doc.user_data["text"]:
+            raise ValueError("a rule broke")
+        return real(doc, *args)
+
+    monkeypatch.setattr(pipeline, "find_mentions", failing_on_boom)
+    records = [
+        PaperRecord(abstract="We fine-tune BERT.", source="a.txt", index=0, line=3),
+        PaperRecord(abstract="BOOM: we fine-tune GPT-4.", source="a.txt", index=1, line=9),
+        PaperRecord(abstract="We train a ResNet.", source="a.txt", index=2, line=15),
+    ]
+    problems = []
+    found = [[m.canonical for m in ms] for _, ms in extract_mentions(records, problems=problems)]
+    assert found[0] == ["BERT"] and found[1] == [] and found[2] == ["ResNet"]
+    assert [str(p) for p in problems] == [
+        "a.txt:9: extraction failed (ValueError: a rule broke); the paper is kept without "
+        "entities; please report this as a bug"
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        (
+            "It wins on four benchmark datasets, i.e., VUA-18, VUA-20, MOH-X, and TroFi.",
+            {("Dataset", "TroFi")},
+        ),
+        (
+            "It is used in several methods, including CART, ID3, C4, MARS, and others.",
+            {("Method", "ID3"), ("Method", "MARS")},
+        ),
+        (
+            "This paper introduces MediaSum, a large-scale media interview dataset.",
+            {("Dataset", "MediaSum")},
+        ),
+    ],
+)
+def test_a_coined_name_in_a_list_of_datasets_is_a_dataset(nlp, sentence, expected):
+    assert expected <= {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+
+
+def test_a_known_name_of_several_words_matches_in_the_plural(nlp):
+    doc = nlp(
+        "We prove fast convergence rates and compare Laplace approximations; "
+        "the model recalls facts and scores well."
+    )
+    assert {(m.type, m.canonical) for m in doc._.mentions} == {
+        ("Metric", "convergence rate"),
+        ("Method", "Laplace approximation"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        (
+            "Fully implantable brain-machine interfaces (iBMIs) are hard to build. Our iBMIs "
+            "use little power.",
+            "iBMI",
+        ),
+        (
+            "We study gated sum-product networks (GSPNs). We introduce GSPNs, a new model family.",
+            "GSPN",
+        ),
+    ],
+)
+def test_a_plural_acronym_and_its_proposal_are_one_singular_entity(nlp, text, canonical):
+    assert [m.canonical for m in nlp(text)._.mentions] == [canonical]
+
+
+def test_the_first_of_two_modifiers_sharing_a_head_names_its_known_phrase(nlp):
+    text = "We test it on image and text classification and on math and scientific reasoning."
+    found = {
+        (m.type, m.canonical, m.text, m.rule)
+        for m in nlp(text)._.mentions
+        if m.rule == "shared-head"
+    }
+    assert found == {
+        ("Task", "image classification", "image", "shared-head"),
+        ("Task", "mathematical reasoning", "math", "shared-head"),
+    }
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        (
+            "We propose agent skill induction (ASI), which lets agents adapt.",
+            [("Method", "ASI", "proposed")],
+        ),
+        ("Prior work used agent skill induction (ASI).", []),
+        (
+            "We present FOO-Bench, a multi-domain evaluation.",
+            [("Benchmark", "FOO-Bench", "proposed")],
+        ),
+        (
+            "We propose REWIRE, a method that rewrites with guIded edits.",
+            [("Method", "REWIRE", "proposed")],
+        ),
+    ],
+)
+def test_proposed_names_and_acronym_spelling_words(nlp, sentence, expected):
+    assert [
+        (m.type, m.canonical, m.role) for m in nlp(sentence)._.mentions if m.type != "Concept"
+    ] == expected
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("We propose a model by which dopamine (DA) and norepinephrine (NE) act.", set()),
+        ("We devise the Tree-of-Question (ToQ) methodology for QA.", {("Method", "ToQ")}),
+        (
+            "We introduce a novel framework, Topology-of-Question-Decomposition (ToQD), for QA.",
+            {("Method", "ToQD")},
+        ),
+    ],
+)
+def test_a_proposed_acronym_is_a_method_only_where_it_is_introduced(nlp, sentence, expected):
+    assert {
+        (m.type, m.canonical) for m in nlp(sentence)._.mentions if m.type == "Method"
+    } == expected
+
+
+@pytest.mark.parametrize("name, attr", [("gazetteer_cased", "ORTH"), ("gazetteer_lower", "LOWER")])
+def test_gazetteer_finds_what_spacys_span_ruler_finds(nlp, name, attr):
+    ours = nlp.get_pipe(name)
+    blank = spacy.blank("en")
+    theirs = blank.add_pipe("span_ruler", config={"phrase_matcher_attr": attr})
+    theirs.add_patterns(ours.patterns)
+    text = (
+        "We fine-tune BERT-large with DPO and reinforcement learning on MNLI and CIFAR-10 "
+        "for question answering, and report the accuracy and the F1 score."
+    )
+    doc, reference = ours(nlp.make_doc(text)), theirs(blank.make_doc(text))
+    found = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]]
+    assert len(found) >= 3
+    assert found == [(s.start_char, s.end_char, s.label_, s.id_) for s in reference.spans["ruler"]]

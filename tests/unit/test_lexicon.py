@@ -1,0 +1,102 @@
+"""The lexicon of the field: valid entries, unambiguous aliases, patterns that load."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from kg.extractors.lexicon import (
+    ENTITY_TYPES,
+    IGNORE,
+    LEXICON_PATH,
+    is_cased,
+    load_lexicon,
+    name_key,
+    parse_entry,
+    phrase_patterns,
+)
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return load_lexicon()
+
+
+def test_lexicon_is_large_and_typed(lexicon):
+    kinds = Counter(e.type for e in lexicon.entries.values())
+    assert sum(n for k, n in kinds.items() if k != IGNORE) >= 1500
+    for kind in ("Method", "Dataset", "Benchmark", "Task", "Metric"):
+        assert kinds[kind] >= 80, kind
+
+
+def test_every_alias_names_one_entry(lexicon):
+    owners = {}
+    for entry in lexicon.entries.values():
+        for name in entry.names:
+            owners.setdefault(name_key(name), set()).add(entry.canonical)
+    clashes = {k: v for k, v in owners.items() if len(v) > 1}
+    assert clashes == {}
+
+
+def test_part_of_points_at_benchmarks_or_datasets(lexicon):
+    parents = [(e.canonical, p) for e in lexicon.entries.values() for p in e.part_of]
+    assert ("MNLI", "GLUE") in parents
+    for child, parent in parents:
+        assert lexicon.entries[parent].type in ("Benchmark", "Dataset"), (child, parent)
+
+
+def test_lookup_unifies_variants(lexicon):
+    for surface in ("ImageNet-1k", "ImageNet1K", "imagenet-1K"):
+        assert lexicon.lookup(surface).canonical == "ImageNet-1K"
+    assert lexicon.lookup("Imagenet").canonical == "ImageNet"
+    assert lexicon.lookup("CIFAR10").canonical == "CIFAR-10"
+    assert lexicon.lookup("Support Vector Machines").canonical == "SVM"
+    assert lexicon.lookup("no such method here") is None
+
+
+def test_lookup_as_written_keeps_the_case_of_cased_names(lexicon):
+    assert lexicon.lookup_as_written("RACE").canonical == "RACE"
+    assert lexicon.lookup("Race").canonical == "RACE"
+    assert lexicon.lookup_as_written("Race") is None
+    assert lexicon.lookup_as_written("imagenet-1k").canonical == "ImageNet-1K"
+    assert lexicon.lookup_as_written("SVMs").canonical == "SVM"
+
+
+def test_file_lines_are_valid_json_entries():
+    with open(LEXICON_PATH, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            entry = parse_entry(json.loads(line), f"line {n}")
+            assert entry.type in ENTITY_TYPES + (IGNORE,)
+            assert entry.canonical == entry.canonical.strip()
+
+
+def test_phrase_patterns_load_into_span_rulers(lexicon):
+    cased, lower = phrase_patterns(lexicon)
+    assert {"label": "Benchmark", "pattern": "MATH", "id": "MATH"} in cased
+    assert all(not is_cased(p["pattern"]) or p["id"] in lexicon.entries for p in lower)
+    assert all(p["id"] in lexicon.entries for p in cased + lower)
+    assert len(cased) + len(lower) > 3000
+
+
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        ({"type": "Method"}, "no canonical"),
+        ({"canonical": "X", "type": "Gadget"}, "type 'Gadget'"),
+        ({"canonical": "X", "type": "Method", "aliases": "Y"}, "aliases must be a list"),
+        ({"canonical": "X", "type": "Method", "colour": "red"}, "unknown fields colour"),
+    ],
+)
+def test_parse_entry_rejects_bad_entries(obj, message):
+    with pytest.raises(ValueError, match=message):
+        parse_entry(obj, "lexicon.jsonl:7")
+
+
+def test_load_lexicon_names_file_and_line(tmp_path):
+    path = tmp_path / "lex.jsonl"
+    path.write_text('{"canonical": "A", "type": "Method"}\n{"canonical": "A", "type": "Task"}\n')
+    with pytest.raises(ValueError, match=r"lex.jsonl:2: duplicate canonical 'A'"):
+        load_lexicon(path)
+    path.write_text('{"canonical": "MNLI", "type": "Dataset", "part_of": ["GLUE"]}\n')
+    with pytest.raises(ValueError, match="not a canonical name"):
+        load_lexicon(path)

@@ -1,0 +1,375 @@
+"""Named queries: every file parses, runs embedded, and returns the Python API's rows."""
+
+import inspect
+
+import pytest
+
+from kg import traverse
+from kg.cypher import open_graph
+from kg.errors import KgError, NotFound
+from kg.graph import set_coauthor_counts
+from kg.query import (
+    QUERY_DIR,
+    bind,
+    format_csv,
+    format_json,
+    format_table,
+    list_queries,
+    load_query,
+    node_resolver,
+    parse_assignments,
+    parse_query,
+    run_query,
+)
+from kg.schema import AUTHORED, content_hash
+from kg.traverse import example_graph
+
+#: Parameters (as typed on the command line) for each query, covering ties, misses, loners.
+CASES = {
+    "coauthors": [{"author": "Julia Kempe"}, {"author": "ada lovelace"}, {"author": "RÉMI MUNOS"}],
+    "coauthors_within": [
+        {"author": "Julia Kempe", "hops": "1"},
+        {"author": "Julia Kempe"},
+        {"author": "Carol Chen", "hops": "3"},
+        {"author": "Dan Diaz"},
+        {"author": "Ada Lovelace", "hops": "3"},
+    ],
+    "collaboration_path": [
+        {"source": "Julia Kempe", "target": "Carol Chen"},
+        {"source": "Carol Chen", "target": "Julia Kempe"},
+        {"source": "Julia Kempe", "target": "Dan Diaz"},
+        {"source": "Ada Lovelace", "target": "Julia Kempe"},
+        {"source": "Julia Kempe", "target": "julia kempe"},
+    ],
+    "top_collaborators": [{}, {"limit": "2"}],
+    "datasets_of": [{"method": "grpo"}, {"method": "Proximal Policy Optimization"}],
+    "methods_on": [
+        {"dataset": "GLUE"},
+        {"dataset": "glue", "include_parts": "true"},
+        {"dataset": "MNLI", "include_parts": "yes"},
+        {"dataset": "ImageNet1K"},
+    ],
+    "top_method_dataset_pairs": [{}, {"limit": "1"}],
+    "related_papers": [
+        {"paper": "Sharper Bounds"},
+        {"paper": "quantum walks"},
+        {"paper": "Far Away"},
+        {"paper": "Sharper Bounds", "limit": "1"},
+    ],
+    "papers_with": [{"concept": "GRPO"}, {"concept": "bounds"}, {"concept": "imagenet-1k"}],
+    "shared_concepts": [
+        {"paper": "Sharper Bounds", "other": "Bandits Again"},
+        {"paper": "Quantum Walks", "other": "Edge Case"},
+        {"paper": "Lonely Paper", "other": "Lonely Paper"},
+    ],
+}
+
+
+def with_second_route(G):
+    """The example graph plus a paper making two shortest chains Julia Kempe -> Carol Chen."""
+    key = f"paper:{content_hash('Second Route')}"
+    G.add_node(
+        key,
+        kind="Paper",
+        abstract="Second Route",
+        title="Second Route",
+        label=None,
+        area=None,
+        sources=["extra.txt#0"],
+        hash=key[6:],
+        venue=None,
+        year=None,
+    )
+    for position, author in enumerate(["author:yann ollivier", "author:carol chen"], 1):
+        G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
+    set_coauthor_counts(G)
+    return G
+
+
+@pytest.fixture(scope="module")
+def G():
+    return with_second_route(example_graph())
+
+
+@pytest.fixture(scope="module")
+def run(G):
+    with open_graph(G) as engine:
+        yield engine
+
+
+def python_rows(G, query, given):
+    """Call the kg.traverse function a query mirrors with the same (untyped) parameters."""
+    function = getattr(traverse, query.name)
+    signature = inspect.signature(function)
+    args, kwargs = [], {}
+    for p in query.params:
+        text = given.get(p.name, p.default)
+        if p.labels:
+            args.append(text)
+        elif p.name in signature.parameters:
+            kwargs[p.name] = int(text) if p.type == "int" else text in ("true", "yes", "1")
+    return function(G, *args, **kwargs)
+
+
+def test_every_query_file_has_cases_and_a_mirror():
+    names = [q.name for q in list_queries()]
+    assert names == sorted(CASES)
+    for name in names:
+        assert callable(getattr(traverse, name))
+
+
+@pytest.mark.parametrize("name, given", [(n, g) for n, cases in CASES.items() for g in cases])
+def test_query_returns_the_python_api_rows(G, run, name, given):
+    query = load_query(name)
+    rows = run_query(query, run, given)
+    assert rows == python_rows(G, query, given)
+
+
+def test_cases_have_answers(G, run):
+    """The cases above are not all empty: most return rows, some ties, some none."""
+    counts = [len(run_query(load_query(n), run, g)) for n, cases in CASES.items() for g in cases]
+    assert sum(1 for c in counts if c) >= 20 and 0 in counts
+
+
+def test_query_headers():
+    for query in list_queries():
+        assert query.summary and query.params or query.name.startswith("top_")
+        assert "Returns:" in query.text and f"kg.traverse.{query.name}" in query.text
+        for p in query.params:
+            assert f"${p.name}" in query.text.split("Returns:")[1]
+    hops = {p.name: p for p in load_query("coauthors_within").params}["hops"]
+    assert (hops.type, hops.default, hops.low, hops.high) == ("int", "2", 1, 3)
+    dataset = load_query("methods_on").params[0]
+    assert dataset.labels == ("Dataset", "Benchmark") and dataset.default is None
+
+
+def test_queries_are_plain_neo4j_cypher():
+    """No engine-specific procedures or syntax; text from data never spliced in."""
+    for query in list_queries():
+        body = "\n".join(line for line in query.text.splitlines() if not line.startswith("//"))
+        for word in ("CALL ", "algo.", "db.idx", "apoc.", "{{", "%s", "COUNT {"):
+            assert word not in body, (query.name, word)
+        assert "$" in body
+
+
+def test_bind_types_and_defaults():
+    query = load_query("coauthors_within")
+    resolve = lambda labels, text: f"author:{text.lower()}"  # noqa: E731
+    assert bind(query, {"author": "Ada"}, resolve=resolve) == {"author": "author:ada", "hops": 2}
+    assert bind(query, {"author": "Ada", "hops": "3"}, resolve=resolve)["hops"] == 3
+
+
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ({}, "needs --param author="),
+        ({"author": "Ada", "hops": "4"}, "must be in 1..3"),
+        ({"author": "Ada", "hops": "two"}, "whole number"),
+        ({"author": "Ada", "depth": "2"}, "has no parameter 'depth'"),
+    ],
+)
+def test_bind_rejects_bad_parameters(given, message):
+    with pytest.raises(KgError, match=message):
+        bind(load_query("coauthors_within"), given, resolve=lambda labels, text: text)
+
+
+def test_bool_parameter():
+    query = load_query("methods_on")
+    with pytest.raises(KgError, match="true or false"):
+        bind(query, {"dataset": "x", "include_parts": "maybe"}, resolve=lambda l, t: t)
+
+
+def test_node_resolver_through_the_runner(run):
+    resolve = node_resolver(run)
+    assert resolve(("Author",), "author:julia kempe") == "author:julia kempe"
+    assert resolve(("Author",), "Julia  Kempe") == "author:julia kempe"
+    assert resolve(("Author",), "remi munos") == "author:rémi munos"
+    assert resolve(("Dataset", "Benchmark"), "ImageNet1K") == "dataset:imagenet"
+    assert resolve(("Concept",), "regret") == "concept:regret"
+    with pytest.raises(NotFound) as info:
+        resolve(("Author",), "Julia Kemp")
+    assert info.value.suggestions == ["Julia Kempe"]
+
+
+def test_unknown_query_suggests():
+    with pytest.raises(NotFound) as info:
+        load_query("coauthor")
+    assert info.value.suggestions[0] == "coauthors"
+
+
+def test_bad_query_header(tmp_path):
+    path = tmp_path / "broken.cypher"
+    path.write_text("// broken: a query.\n// Parameters:\n//   $x int\nRETURN $x\n")
+    with pytest.raises(KgError, match=r"broken.cypher:3: parameter lines"):
+        parse_query(path)
+    path.write_text("RETURN 1\n")
+    with pytest.raises(KgError, match=r"broken.cypher:1:"):
+        parse_query(path)
+    path.write_text("// broken: a query.\n//   $x: Person - who\nRETURN $x\n")
+    with pytest.raises(KgError, match="unknown parameter type 'Person'"):
+        parse_query(path)
+
+
+def test_parse_assignments():
+    assert parse_assignments(["author=Julia Kempe", "q=a=b"]) == {
+        "author": "Julia Kempe",
+        "q": "a=b",
+    }
+    with pytest.raises(KgError, match="name=value"):
+        parse_assignments(["author"])
+
+
+ROWS = [
+    {"coauthor": "Rémi Munos", "shared": 2, "papers": ["A", "B, C"], "none": None},
+    {"coauthor": "Yann", "shared": 10, "papers": [], "none": True},
+]
+
+
+def test_format_table():
+    assert format_table(ROWS).splitlines() == [
+        "coauthor    shared  papers   none",
+        "----------  ------  -------  ----",
+        "Rémi Munos  2       A; B, C",
+        "Yann        10               true",
+        "(2 rows)",
+    ]
+    assert format_table([]) == "(no rows)"
+    long = format_table([{"x": "y" * 100}]).splitlines()[2]
+    assert len(long) == 60 and long.endswith("…")
+
+
+def test_format_json_and_csv():
+    import csv
+    import io
+    import json
+
+    assert json.loads(format_json(ROWS)) == ROWS
+    assert list(json.loads(format_json(ROWS))[0]) == ["coauthor", "shared", "papers", "none"]
+    assert json.loads(format_json([])) == []
+    assert list(csv.reader(io.StringIO(format_csv(ROWS)))) == [
+        ["coauthor", "shared", "papers", "none"],
+        ["Rémi Munos", "2", "A; B, C", ""],
+        ["Yann", "10", "", "true"],
+    ]
+
+
+def test_query_dir_is_in_the_repo():
+    assert QUERY_DIR.name == "queries" and len(list(QUERY_DIR.glob("*.cypher"))) == 10
+
+
+# ------------------------------------------------------------------------------- kg query
+
+
+@pytest.fixture(scope="module")
+def graph_file(tmp_path_factory):
+    from kg.store import save_graph
+
+    path = tmp_path_factory.mktemp("graph") / "g.kg"
+    save_graph(example_graph(), path)
+    return str(path)
+
+
+def test_cli_query_table(graph_file, capsys):
+    from kg.cli import main
+
+    assert main(["query", "coauthors", "--param", "author=julia kempe", "-g", graph_file]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["coauthor", "key", "shared", "papers"]
+    assert lines[2].startswith("Rémi Munos") and lines[-1] == "(2 rows)"
+
+
+def test_cli_query_json_and_csv(graph_file, capsys):
+    import json
+
+    from kg.cli import main
+
+    assert (
+        main(
+            [
+                "query",
+                "methods_on",
+                "--param",
+                "dataset=GLUE",
+                "--param",
+                "include_parts=true",
+                "-g",
+                graph_file,
+                "--json",
+            ]
+        )
+        == 0
+    )
+    rows = json.loads(capsys.readouterr().out)
+    assert rows == traverse.methods_on(example_graph(), "GLUE", include_parts=True)
+    assert (
+        main(["query", "top_collaborators", "--param", "limit=1", "-g", graph_file, "--csv"]) == 0
+    )
+    assert (
+        capsys.readouterr().out == "author,key,coauthors,papers\nRémi Munos,author:rémi munos,3,3\n"
+    )
+
+
+def test_cli_query_list(capsys):
+    from kg.cli import main
+
+    assert main(["query", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "coauthors_within author=<Author> [hops=2]" in out
+    assert out.count("\n    ") == 10
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["query", "coauthors", "--param", "author=Julia Kemp"], "did you mean: Julia Kempe?"),
+        (["query", "coauthor"], "no query named 'coauthor'; did you mean: coauthors"),
+        (["query", "coauthors"], "needs --param author="),
+        (
+            ["query", "coauthors_within", "--param", "author=Ada Lovelace", "--param", "hops=9"],
+            "must be in 1..3",
+        ),
+    ],
+)
+def test_cli_query_errors_are_one_line(graph_file, capsys, argv, message):
+    from kg.cli import main
+
+    assert main(argv + ["-g", graph_file]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error: ") and message in err and err.count("\n") == 1
+
+
+def seed_cases(G):
+    """Anchors on the seed graph for every query: hubs, a method with datasets, a paper."""
+    kinds = dict(G.nodes(data="kind"))
+    applied = sorted((u, v) for u, v, k in G.edges(keys=True) if k == "APPLIED_TO")
+    papers = sorted(
+        (p for p, k in kinds.items() if k == "Paper"),
+        key=lambda p: (-len(traverse.concepts_of(G, p)), p),
+    )
+    related = traverse.related_papers(G, papers[0], limit=1)
+    cases = {
+        "coauthors": [{"author": "Julia Kempe"}, {"author": "Remi Munos"}],
+        "coauthors_within": [{"author": "Julia Kempe", "hops": "2"}],
+        "collaboration_path": [{"source": "Yann Ollivier", "target": "Remi Munos"}],
+        "top_collaborators": [{"limit": "15"}],
+        "top_method_dataset_pairs": [{"limit": "15"}],
+        "related_papers": [{"paper": p, "limit": "10"} for p in papers[:3]],
+        "papers_with": [{"concept": c} for c in sorted(traverse.concepts_of(G, papers[0]))],
+        "shared_concepts": [{"paper": papers[0], "other": r["key"]} for r in related],
+        "datasets_of": [{"method": m} for m in sorted({u for u, _ in applied})[:5]],
+        "methods_on": [
+            {"dataset": d, "include_parts": "true"} for d in sorted({v for _, v in applied})[:5]
+        ],
+    }
+    return cases
+
+
+def test_queries_match_python_on_the_seed_graph(seed_graph):
+    cases = seed_cases(seed_graph)
+    assert cases["datasets_of"] and cases["related_papers"] and cases["shared_concepts"]
+    with open_graph(seed_graph) as run:
+        for name, given_list in cases.items():
+            query = load_query(name)
+            for given in given_list:
+                rows = run_query(query, run, given)
+                assert rows == python_rows(seed_graph, query, given), (name, given)

@@ -1,0 +1,228 @@
+"""The graph file: round trip, determinism, atomic writes, refusing foreign files."""
+
+import os
+
+import networkx as nx
+import orjson
+import pytest
+
+from kg import files, store
+from kg.build import build
+from kg.errors import GraphFileError, OutputError
+from kg.graph import new_graph
+from kg.schema import CONCEPT_KINDS
+from kg.store import MAGIC, load_graph, save_graph
+
+
+def small_graph():
+    G = new_graph()
+    G.add_node("paper:1", kind="Paper", abstract="x <b>", title=None, sources=["a#0"])
+    G.add_node("author:ada", kind="Author", name="Ada", variants=["Ada"])
+    G.add_edge("author:ada", "paper:1", key="AUTHORED", position=1, truncated_list=False)
+    return G
+
+
+def test_round_trip(tmp_path):
+    from kg.extractors.records import Mention
+    from kg.store import load_mentions
+
+    G = small_graph()
+    mentions = {
+        "paper:1": [
+            Mention(
+                type="Method",
+                text="GRPO",
+                canonical="GRPO",
+                start=0,
+                end=4,
+                sentence="GRPO.",
+                rule="lexicon",
+                score=0.9,
+                aliases=("grpo",),
+                part_of=(),
+            )
+        ],
+        "paper:2": [],
+    }
+    path = save_graph(G, tmp_path / "g.kg", mentions=mentions)
+    assert load_mentions(path) == mentions
+    H = load_graph(path)
+    assert dict(H.nodes(data=True)) == dict(G.nodes(data=True))
+    assert list(H.edges(keys=True, data=True)) == list(G.edges(keys=True, data=True))
+    assert H.graph["schema_version"] == G.graph["schema_version"]
+
+
+def test_byte_identical_rebuild(tmp_path, seed_files):
+    a, b = tmp_path / "a.kg", tmp_path / "b.kg"
+    build(seed_files, str(a))
+    build(list(reversed(seed_files)), str(b), fresh=True)
+    build(seed_files, str(a))  # building again into the same file adds nothing
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_insertion_order_does_not_change_bytes(tmp_path):
+    G = small_graph()
+    H = new_graph()
+    for n, a in reversed(list(G.nodes(data=True))):
+        H.add_node(n, **a)
+    H.add_edges_from(G.edges(keys=True, data=True))
+    save_graph(G, tmp_path / "g.kg")
+    save_graph(H, tmp_path / "h.kg")
+    assert (tmp_path / "g.kg").read_bytes() == (tmp_path / "h.kg").read_bytes()
+
+
+def test_crash_mid_save_keeps_previous_graph(tmp_path, monkeypatch):
+    path = tmp_path / "g.kg"
+    save_graph(small_graph(), path)
+    before = path.read_bytes()
+    G = small_graph()
+    G.add_node("paper:2", kind="Paper", abstract="y", title=None, sources=[])
+
+    def crash(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(files.os, "fsync", crash)
+    with pytest.raises(OutputError, match=f"cannot write the graph file {path}: disk full"):
+        save_graph(G, path)
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["g.kg"]
+
+
+def test_file_mode_is_not_private(tmp_path):
+    path = save_graph(small_graph(), tmp_path / "g.kg")
+    assert os.stat(path).st_mode & 0o044
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"hello world\n", "not a kg graph file"),
+        (b"", "not a kg graph file"),
+        (MAGIC + b"{broken\n", "header is corrupt"),
+        (
+            MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 99}) + b"\n",
+            r"newer kg \(schema 99",
+        ),
+        (
+            MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 1}) + b"\nnot zstd",
+            "older development version",
+        ),
+        (
+            MAGIC
+            + orjson.dumps(
+                {
+                    "format": "kg-graph",
+                    "schema_version": 1,
+                    "compression": "zlib",
+                    "sections": {"graph": 8, "mentions": 0},
+                }
+            )
+            + b"\nnot zlib",
+            "older development version",
+        ),
+        (
+            MAGIC
+            + orjson.dumps(
+                {
+                    "format": "kg-graph",
+                    "schema_version": 1,
+                    "compression": "zstd",
+                    "sections": [["graph", "8"]],
+                }
+            )
+            + b"\nnot zstd",
+            "header is corrupt",
+        ),
+        (
+            MAGIC
+            + orjson.dumps(
+                {
+                    "format": "kg-graph",
+                    "schema_version": 1,
+                    "compression": "zstd",
+                    "sections": [["graph", 8], ["entities", 0], ["mentions", 0]],
+                }
+            )
+            + b"\nnot zstd",
+            "corrupt or truncated",
+        ),
+    ],
+)
+def test_foreign_or_damaged_files_are_refused(tmp_path, content, message):
+    path = tmp_path / "g.kg"
+    path.write_bytes(content)
+    with pytest.raises(GraphFileError, match=message):
+        load_graph(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(GraphFileError, match="no such graph file"):
+        load_graph(tmp_path / "none.kg")
+
+
+def test_data_to_graph_matches_networkx_construction(seed_graph):
+    import networkx as nx
+
+    data = store.join_sections(*store.graph_sections(seed_graph))
+    fast = store.data_to_graph(data)
+    slow = nx.MultiDiGraph(**data["graph"])
+    slow.add_nodes_from(data["nodes"])
+    slow.add_edges_from(data["edges"])
+    assert nx.utils.graphs_equal(fast, slow)
+    assert list(fast.pred["author:julia kempe"]) == list(slow.pred["author:julia kempe"])
+    u, v, k = next(iter(fast.edges(keys=True)))
+    fast.remove_edge(u, v, k)  # the structure stays consistent under mutation
+    assert (u, v, k) not in fast.edges and u in fast and v in fast
+
+
+def test_paused_gc_restores_the_collector():
+    import gc
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        with store.paused_gc():
+            assert not gc.isenabled()
+            raise RuntimeError("boom")
+    assert gc.isenabled()
+
+
+def test_paused_gc_leaves_what_the_step_made_out_of_later_collections():
+    import gc
+
+    gc.unfreeze()
+    with store.paused_gc():
+        made = [{"n": i} for i in range(1000)]
+    assert gc.get_freeze_count() >= len(made)
+    young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+    assert not any(id(d) in young for d in made)
+
+
+def test_graph_loads_without_its_entity_layer(tmp_path, seed_graph):
+    path = save_graph(seed_graph, tmp_path / "g.kg")
+    core = load_graph(path, entity_layer=False)
+    kept = [n for n, kind in seed_graph.nodes(data="kind") if kind not in CONCEPT_KINDS]
+    assert sorted(core) == sorted(kept)
+    assert core.number_of_edges() == seed_graph.subgraph(kept).number_of_edges()
+    assert nx.utils.graphs_equal(load_graph(path), seed_graph)
+
+
+def test_mentions_round_trip_and_damaged_rows_are_refused(tmp_path):
+    from kg.extractors.records import Mention
+
+    m = Mention(
+        type="Method",
+        text="GRPO",
+        canonical="GRPO",
+        start=3,
+        end=7,
+        sentence="Use GRPO.",
+        rule="lexicon",
+        score=0.9,
+        aliases=("G",),
+        part_of=("B",),
+    )
+    path = save_graph(small_graph(), tmp_path / "g.kg", mentions={"paper:1": [m]})
+    (loaded,) = store.load_mentions(path)["paper:1"]
+    assert loaded == m and hash(loaded) == hash(m) and loaded.aliases == ("G",)
+    with pytest.raises(ValueError, match="has 2 fields"):
+        store.data_to_mentions({"paper:1": [["Method", "GRPO"]]})

@@ -1,0 +1,248 @@
+"""The traversals on the hand-made example graph (known answers) and on the seed graph."""
+
+import pytest
+
+from kg.errors import NotFound
+from kg.schema import AUTHORED, content_hash
+from kg.traverse import (
+    coauthors,
+    coauthors_within,
+    collaboration_path,
+    datasets_of,
+    example_graph,
+    methods_on,
+    papers_with,
+    related_papers,
+    shared_concepts,
+    top_collaborators,
+    top_method_dataset_pairs,
+)
+
+
+@pytest.fixture
+def G():
+    return example_graph()
+
+
+def add_paper(G, title, authors):
+    key = f"paper:{content_hash(title)}"
+    G.add_node(
+        key,
+        kind="Paper",
+        abstract=title,
+        title=title,
+        label=None,
+        area=None,
+        sources=["extra.txt#0"],
+        hash=key[6:],
+        venue=None,
+        year=None,
+    )
+    for position, author in enumerate(authors, 1):
+        G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
+    return key
+
+
+def test_coauthors_counts_shared_papers_and_breaks_ties_by_name(G):
+    rows = coauthors(G, "Julia Kempe")
+    assert [(r["coauthor"], r["shared"]) for r in rows] == [("Rémi Munos", 2), ("Yann Ollivier", 2)]
+    assert rows[0] == {
+        "coauthor": "Rémi Munos",
+        "key": "author:rémi munos",
+        "shared": 2,
+        "papers": ["Bandits Again", "Sharper Bounds"],
+    }
+
+
+def test_coauthors_of_a_loner_is_empty(G):
+    assert coauthors(G, "ada lovelace") == []
+
+
+def test_coauthors_limit(G):
+    assert [r["coauthor"] for r in coauthors(G, "Rémi Munos", limit=1)] == ["Julia Kempe"]
+
+
+def test_coauthors_unknown_name_suggests(G):
+    with pytest.raises(NotFound) as info:
+        coauthors(G, "Julia Kemper")
+    assert info.value.suggestions == ["Julia Kempe"]
+
+
+def test_coauthors_within_gives_distances(G):
+    rows = coauthors_within(G, "Yann Ollivier", hops=3)
+    assert [(r["author"], r["distance"]) for r in rows] == [
+        ("Julia Kempe", 1),
+        ("Rémi Munos", 1),
+        ("Carol Chen", 2),
+    ]
+    assert coauthors_within(G, "Dan Diaz", hops=5) == [
+        {"author": "Eve Evans", "key": "author:eve evans", "distance": 1}
+    ]
+    assert coauthors_within(G, "Ada Lovelace") == []
+    with pytest.raises(ValueError):
+        coauthors_within(G, "Ada Lovelace", hops=0)
+
+
+def test_collaboration_path_links_each_step_with_papers(G):
+    rows = collaboration_path(G, "Carol Chen", "yann ollivier")
+    assert [(r["step"], r["author"], r["papers"]) for r in rows] == [
+        (0, "Carol Chen", []),
+        (1, "Rémi Munos", ["Edge Case"]),
+        (2, "Yann Ollivier", ["Sharper Bounds"]),
+    ]
+
+
+def test_collaboration_path_tie_goes_to_smallest_author_keys(G):
+    add_paper(G, "Second Route", ["author:yann ollivier", "author:carol chen"])
+    rows = collaboration_path(G, "Julia Kempe", "Carol Chen")
+    assert [r["key"] for r in rows] == [
+        "author:julia kempe",
+        "author:rémi munos",
+        "author:carol chen",
+    ]
+    rows = collaboration_path(G, "Carol Chen", "Julia Kempe")
+    assert [r["key"] for r in rows] == [
+        "author:carol chen",
+        "author:rémi munos",
+        "author:julia kempe",
+    ]
+
+
+def test_collaboration_path_disconnected_or_same_author_is_empty(G):
+    assert collaboration_path(G, "Julia Kempe", "Eve Evans") == []
+    assert collaboration_path(G, "Ada Lovelace", "Julia Kempe") == []
+    assert collaboration_path(G, "Julia Kempe", "julia kempe") == []
+
+
+def test_top_collaborators(G):
+    rows = top_collaborators(G, limit=10)
+    assert [(r["author"], r["coauthors"], r["papers"]) for r in rows] == [
+        ("Rémi Munos", 3, 3),
+        ("Julia Kempe", 2, 3),
+        ("Yann Ollivier", 2, 2),
+        ("Carol Chen", 1, 1),
+        ("Dan Diaz", 1, 1),
+        ("Eve Evans", 1, 1),
+    ]
+
+
+def test_datasets_of_with_papers_and_evidence(G):
+    rows = datasets_of(G, "Group Relative Policy Optimization")
+    assert rows[1] == {
+        "method": "GRPO",
+        "method_key": "method:grpo",
+        "target": "MNLI",
+        "target_key": "dataset:mnli",
+        "target_kind": "Dataset",
+        "count": 1,
+        "papers": ["Sharper Bounds"],
+        "evidence": ["GRPO is tested on MNLI."],
+    }
+    ppo = datasets_of(G, "ppo")
+    assert ppo[0]["count"] == 2 and ppo[0]["papers"] == ["Edge Case", "Quantum Walks"]
+    assert ppo[0]["evidence"] == ["ImageNet results.", "PPO runs on ImageNet."]
+
+
+def test_methods_on_a_benchmark_with_and_without_parts(G):
+    assert [(r["method"], r["target"]) for r in methods_on(G, "GLUE")] == [("GRPO", "GLUE")]
+    assert [(r["method"], r["target"]) for r in methods_on(G, "GLUE", include_parts=True)] == [
+        ("GRPO", "GLUE"),
+        ("GRPO", "MNLI"),
+    ]
+    assert methods_on(G, "MNLI", include_parts=True)[0]["target"] == "MNLI"
+    with pytest.raises(NotFound):
+        methods_on(G, "GRPO")
+
+
+def test_top_method_dataset_pairs(G):
+    rows = top_method_dataset_pairs(G)
+    assert [(r["method"], r["target"], r["count"]) for r in rows] == [
+        ("PPO", "ImageNet", 2),
+        ("GRPO", "GLUE", 1),
+        ("GRPO", "MNLI", 1),
+    ]
+
+
+def test_related_papers_weights_rare_concepts_higher(G):
+    rows = related_papers(G, "Sharper Bounds")
+    assert [(r["paper"], r["score"], r["shared"]) for r in rows] == [
+        ("Bandits Again", 1.791759, ["GRPO", "bounds"]),
+        ("Lonely Paper", 1.098612, ["regret"]),
+        ("Quantum Walks", 0.693147, ["bounds"]),
+    ]
+    assert related_papers(G, "Sharper Bounds", limit=1)[0]["paper"] == "Bandits Again"
+    assert related_papers(G, "Far Away") == []
+
+
+def test_related_papers_ties_by_name(G):
+    rows = related_papers(G, "Quantum Walks")
+    assert [(r["paper"], r["score"]) for r in rows] == [
+        ("Edge Case", 2.197225),
+        ("Bandits Again", 0.693147),
+        ("Sharper Bounds", 0.693147),
+    ]
+
+
+def test_papers_with_and_shared_concepts(G):
+    assert [(r["paper"], r["relations"]) for r in papers_with(G, "ImageNet-1K")] == [
+        ("Edge Case", ["EVALUATED_ON"]),
+        ("Quantum Walks", ["EVALUATED_ON"]),
+    ]
+    assert [r["concept"] for r in shared_concepts(G, "Quantum Walks", "Edge Case")] == [
+        "ImageNet",
+        "PPO",
+    ]
+    assert shared_concepts(G, "Lonely Paper", "Far Away") == []
+    assert shared_concepts(G, "Lonely Paper", "Lonely Paper") == []
+
+
+def test_seed_graph_coauthors_of_julia_kempe(seed_graph):
+    # 003_fd5b763aadb61871.txt: three papers of Julia Kempe, one with each of them
+    rows = {r["coauthor"]: r for r in coauthors(seed_graph, "julia kempe")}
+    assert rows["Yann Ollivier"]["shared"] == 1
+    assert rows["Remi Munos"]["shared"] == 1
+    assert len(rows) == 13
+    path = collaboration_path(seed_graph, "Yann Ollivier", "remi munos")
+    assert [r["author"] for r in path] == ["Yann Ollivier", "Julia Kempe", "Remi Munos"]
+
+
+def random_collaboration_graph(seed, authors=30, papers=40):
+    import random
+
+    import networkx as nx
+
+    rng = random.Random(seed)
+    G = nx.MultiDiGraph(schema_version=1)
+    names = [f"author:a{i:02d}" for i in range(authors)]
+    for name in names:
+        G.add_node(name, kind="Author", name=name[7:].upper(), variants=[name[7:]])
+    for i in range(papers):
+        add_paper(G, f"P{i}", rng.sample(names, rng.choice([1, 2, 2, 3])))
+    return G
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_collaboration_path_is_the_first_shortest_chain(seed):
+    """Against brute force: every shortest chain in the co-author graph, smallest keys first."""
+    import itertools
+
+    import networkx as nx
+
+    G = random_collaboration_graph(seed)
+    authors = sorted(n for n, k in G.nodes(data="kind") if k == "Author")
+    projection = nx.Graph()
+    projection.add_nodes_from(authors)
+    for p in (n for n, k in G.nodes(data="kind") if k == "Paper"):
+        projection.add_edges_from(itertools.combinations(sorted(G.predecessors(p)), 2))
+    for a, b in itertools.permutations(authors[:12], 2):
+        rows = collaboration_path(G, a, b)
+        if not nx.has_path(projection, a, b):
+            assert rows == []
+            continue
+        expected = min(nx.all_shortest_paths(projection, a, b))
+        assert [r["key"] for r in rows] == expected
+        for before, row in zip(rows, rows[1:]):
+            assert row["papers"] and all(
+                before["key"] in G.pred[key]
+                for key in (k for k, t in G.nodes(data="title") if t in row["papers"])
+            )
