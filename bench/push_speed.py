@@ -28,8 +28,8 @@ import networkx as nx
 REPO = Path(__file__).resolve().parents[1]
 PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
 
-from kg import neo4j as kn
-from kg.authors import author_key, readable_name
+from kg.graph.authors import author_key, readable_name
+from kg.neo4j import push as kn
 from kg.schema import AUTHORED, SCHEMA_VERSION, paper_key
 from tests.helpers.bolt_server import BoltServer, binaries, no_goodbye  # noqa: F401
 
@@ -163,7 +163,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     if args.graph:
-        from kg.store import load_graph
+        from kg.store.graphfile import load_graph
 
         G = load_graph(args.graph)
     else:

@@ -75,7 +75,7 @@ def timed_kg(*args, env=None):
 
 def load_seconds(graph):
     code = (
-        "import time, sys\nfrom kg.store import load_graph\nt = time.perf_counter()\n"
+        "import time, sys\nfrom kg.store.graphfile import load_graph\nt = time.perf_counter()\n"
         "load_graph(sys.argv[1])\nprint(time.perf_counter() - t)"
     )
     out = subprocess.run(

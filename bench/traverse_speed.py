@@ -30,9 +30,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
 
-from kg import traverse
-from kg.cypher import CypherError, cache_dir, embedded_runner
-from kg.query import bind, load_query, run_query
+from kg.query import traverse
+from kg.query.engine import CypherError, cache_dir, embedded_runner
+from kg.query.named import bind, load_query, run_query
 from kg.schema import (
     APPLIED_TO,
     AUTHOR,
@@ -44,7 +44,7 @@ from kg.schema import (
     USES,
     entity_key,
 )
-from kg.store import load_graph, save_graph
+from kg.store.graphfile import load_graph, save_graph
 
 STAND_IN_METHODS = [
     "BERT",
@@ -167,7 +167,7 @@ def add_stand_in_mentions(G):
 
 
 def build_real_graph(path):
-    from kg.build import build
+    from kg.graph.build import build
 
     files = sorted(str(p) for p in PAPERLISTS.glob("*.jsonl"))
     if not files:

@@ -58,8 +58,8 @@ def cmd_build(args):
 
 
 def _build(args, output, pool):
-    from kg.build import build
-    from kg.stats import format_stats, graph_stats
+    from kg.graph.build import build
+    from kg.graph.stats import format_stats, graph_stats
 
     progress = not args.quiet and sys.stderr.isatty()
     G, report = build(
@@ -90,8 +90,8 @@ def _build(args, output, pool):
 
 
 def cmd_stats(args):
-    from kg.stats import format_stats, graph_stats
-    from kg.store import load_graph
+    from kg.graph.stats import format_stats, graph_stats
+    from kg.store.graphfile import load_graph
 
     stats = graph_stats(load_graph(graph_path(args)), top=args.top)
     if args.json:
@@ -105,7 +105,7 @@ def cmd_stats(args):
 
 
 def cmd_extract(args):
-    from kg.extract import extract_to_jsonl
+    from kg.store.extraction import extract_to_jsonl
 
     problems = []
     count = extract_to_jsonl(
@@ -144,7 +144,7 @@ def add_extract_parser(sub, formats):
 def open_runner(args):
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
     if getattr(args, "uri", None):
-        from kg.neo4j import bolt_runner
+        from kg.neo4j.push import bolt_runner
 
         return bolt_runner(
             uri=args.uri,
@@ -155,7 +155,7 @@ def open_runner(args):
         )
     if args.write:
         raise KgError("--write needs --uri: the embedded engine is read-only")
-    from kg.cypher import embedded_runner
+    from kg.query.engine import embedded_runner
 
     return embedded_runner(graph_path(args))
 
@@ -165,7 +165,14 @@ def output_format(args):
 
 
 def cmd_query(args):
-    from kg.query import describe, list_queries, load_query, parse_assignments, render, run_query
+    from kg.query.named import (
+        describe,
+        list_queries,
+        load_query,
+        parse_assignments,
+        render,
+        run_query,
+    )
 
     if args.list or not args.name:
         print("\n".join(describe(q) for q in list_queries()))
@@ -178,7 +185,7 @@ def cmd_query(args):
 
 
 def cmd_cypher(args):
-    from kg.query import parse_values, render
+    from kg.query.named import parse_values, render
 
     params = parse_values(args.param)
     with open_runner(args) as run:
@@ -218,7 +225,7 @@ def positive_int(text):
 
 
 def cmd_viz(args):
-    from kg.store import load_graph
+    from kg.store.graphfile import load_graph
     from kg.viz import write_pages
 
     paths = write_pages(
@@ -240,8 +247,8 @@ def cmd_viz(args):
 
 
 def cmd_push(args):
-    from kg.neo4j import connect, push, terminal_progress
-    from kg.store import load_graph
+    from kg.neo4j.push import connect, push, terminal_progress
+    from kg.store.graphfile import load_graph
 
     G = load_graph(graph_path(args))
     with connect(
@@ -264,7 +271,7 @@ def cmd_push(args):
 
 def cmd_export(args):
     from kg.export import export_graph
-    from kg.store import load_graph
+    from kg.store.graphfile import load_graph
 
     command = export_graph(
         load_graph(graph_path(args)), args.output, format=args.format, import_dir=args.import_dir
@@ -276,7 +283,7 @@ def cmd_export(args):
 
 
 def add_push_parser(sub):
-    from kg.neo4j import DEFAULT_BATCH_SIZE
+    from kg.neo4j.push import DEFAULT_BATCH_SIZE
 
     p = sub.add_parser(
         "push",

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg.bolt_rows import column_type, node_rows, relationship_rows
 from kg.errors import KgError
 from kg.files import atomic_output
-from kg.neo4j import NEO4J
+from kg.neo4j.push import NEO4J
+from kg.neo4j.rows import column_type, node_rows, relationship_rows
 from kg.schema import labels_of
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")

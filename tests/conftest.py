@@ -20,7 +20,7 @@ def seed_files():
 
 @pytest.fixture(scope="session")
 def seed_graph(seed_files):
-    from kg.build import build_graph
+    from kg.graph.build import build_graph
 
     G, _ = build_graph(seed_files)
     return G

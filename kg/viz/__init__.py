@@ -11,7 +11,7 @@ import jinja2
 
 from kg import schema
 from kg.files import atomic_output
-from kg.lookup import find_node
+from kg.query.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
 
@@ -52,7 +52,7 @@ def standard_views(G, *, top=150):
 
 
 def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
-    """The pages for the names asked for; each name is looked up forgivingly (``kg.lookup``)."""
+    """The pages for the names asked for; each name is looked up forgivingly (``kg.query.lookup``)."""
     found = []
     if author is not None:
         key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")

@@ -7,7 +7,8 @@ and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones a
 
 from dataclasses import dataclass
 
-from kg import schema, traverse
+from kg import schema
+from kg.query import traverse
 from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
@@ -138,7 +139,7 @@ def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
 
 
 def applied_edge(row):
-    """A method-dataset edge from a ``kg.traverse`` applied-to row, its papers in the tooltip."""
+    """A method-dataset edge from a ``kg.query.traverse`` applied-to row, its papers in the tooltip."""
     papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (
         " …" if len(row["papers"]) > TOOLTIP_PAPERS else ""
     )

@@ -115,7 +115,7 @@ def test_the_program_exits_after_a_build_with_its_output_flushed(tmp_path, seed_
     import subprocess
     import sys
 
-    from kg.store import load_graph
+    from kg.store.graphfile import load_graph
 
     graph = tmp_path / "g.kg"
     for inputs, papers in ((seed_files[:2], None), (seed_files[2:], 180)):
@@ -174,7 +174,7 @@ def test_an_unwritable_output_is_one_line_and_leaves_nothing(
     tmp_path, capsys, seed_files, seed_graph, command
 ):
     """Build, extract and export name the file they cannot write, in one line."""
-    from kg.store import save_graph
+    from kg.store.graphfile import save_graph
 
     graph = save_graph(seed_graph, tmp_path / "in" / "g.kg")
     blocker = tmp_path / "file"

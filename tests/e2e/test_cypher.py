@@ -6,12 +6,12 @@ from collections import Counter
 
 import pytest
 
-from kg import cypher
-from kg.cypher import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
 from kg.errors import GraphFileError, KgError
+from kg.query import engine as cypher
+from kg.query.engine import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
+from kg.query.traverse import example_graph
 from kg.schema import labels_of
-from kg.store import save_graph
-from kg.traverse import example_graph
+from kg.store.graphfile import save_graph
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +239,7 @@ def test_no_engine_outlives_its_process(graph_file, ending):
 
     script = (
         "import os, sys, time\n"
-        "from kg.cypher import embedded_runner\n"
+        "from kg.query.engine import embedded_runner\n"
         "run = embedded_runner(sys.argv[1])\n"
         "print(run.pid, run.workdir, flush=True)\n"
         "sys.stdin.readline()\n"

@@ -1,6 +1,5 @@
 """bench/push_speed.py on a tiny graph: it measures, summarises and leaves the server whole."""
 
-
 import pytest
 
 from bench import push_speed

@@ -1,10 +1,10 @@
-"""kg.neo4j against a real Bolt server: the FalkorDB test server from conftest."""
+"""kg.neo4j.push against a real Bolt server: the FalkorDB test server from conftest."""
 
 import neo4j
 import pytest
 
-from kg import bolt_rows as br
-from kg import neo4j as kn
+from kg.neo4j import push as kn
+from kg.neo4j import rows as br
 from kg.schema import labels_of
 from tests.helpers.bolt_server import free_port
 from tests.helpers.neo4j_graphs import paper, reingest_lora, small_graph

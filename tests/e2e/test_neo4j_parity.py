@@ -2,10 +2,10 @@
 
 import pytest
 
-from kg import neo4j as kn
-from kg.cypher import open_graph
-from kg.query import list_queries, load_query, run_query
-from kg.traverse import example_graph
+from kg.neo4j import push as kn
+from kg.query.engine import open_graph
+from kg.query.named import list_queries, load_query, run_query
+from kg.query.traverse import example_graph
 from tests.unit.test_queries import CASES, python_rows, with_second_route
 
 pytestmark = pytest.mark.timeout(300)

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from kg import neo4j as kn
+from kg.neo4j import push as kn
 from tests.e2e.test_neo4j_bolt import expected_state, server_state
 from tests.helpers.neo4j_graphs import reingest_lora, small_graph
 

@@ -15,7 +15,7 @@ import pytest
 from kg import schema
 from kg.cli import main
 from kg.errors import NotFound
-from kg.store import save_graph
+from kg.store.graphfile import save_graph
 from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
 from kg.viz.text import display_name, edge_tooltip, node_tooltip

@@ -1,6 +1,6 @@
 import pytest
 
-from kg.authors import author_key, display_name, normalise_name, readable_name
+from kg.graph.authors import author_key, display_name, normalise_name, readable_name
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,10 @@
 import json
 
 from kg import schema as S
-from kg.authors import author_key
-from kg.build import assemble_mentions, build, build_graph, plan_records
 from kg.extractors.records import Mention, PaperRecord
-from kg.graph import authored_by, new_graph
+from kg.graph.authors import author_key
+from kg.graph.build import assemble_mentions, build, build_graph, plan_records
+from kg.graph.layers import authored_by, new_graph
 
 ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
 
@@ -170,8 +170,8 @@ def test_shipped_samples_build():
 
 
 def test_incremental_build_equals_full_build(tmp_path):
-    from kg.build import build
-    from kg.store import load_mentions
+    from kg.graph.build import build
+    from kg.store.graphfile import load_mentions
 
     a = tmp_path / "a.jsonl"
     b = tmp_path / "b.jsonl"
@@ -195,7 +195,7 @@ def test_incremental_build_equals_full_build(tmp_path):
 
 
 def test_authors_carry_their_coauthor_count(seed_graph):
-    from kg.traverse import collaborations
+    from kg.query.traverse import collaborations
 
     index = collaborations(seed_graph)
     authors = [n for n, k in seed_graph.nodes(data="kind") if k == S.AUTHOR]

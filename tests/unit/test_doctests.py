@@ -14,13 +14,14 @@ PACKAGES = ("kg", "kg.extractors")
 
 
 def module_names():
-    """Every module of the packages, by name (``kg.cli`` too: its examples are docs)."""
+    """Every module of the packages, by name, but ``__main__`` (importing it runs the CLI)."""
     names = []
     for package_name in PACKAGES:
         package = importlib.import_module(package_name)
         names.append(package_name)
         for info in pkgutil.walk_packages(package.__path__, package_name + "."):
-            names.append(info.name)
+            if not info.name.endswith(".__main__"):  # importing it runs the CLI
+                names.append(info.name)
     return sorted(set(names))
 
 

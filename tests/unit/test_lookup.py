@@ -3,8 +3,8 @@
 import pytest
 
 from kg.errors import NotFound
-from kg.lookup import NameIndex, find_node, fold
-from kg.traverse import example_graph
+from kg.query.lookup import NameIndex, find_node, fold
+from kg.query.traverse import example_graph
 
 
 @pytest.fixture(scope="module")

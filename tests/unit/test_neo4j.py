@@ -1,11 +1,11 @@
-"""kg.neo4j without a server: rows, batches, splitting, Cypher text, settings, the write guard."""
+"""kg.neo4j.push without a server: rows, batches, splitting, Cypher text, settings, the write guard."""
 
 import networkx as nx
 import pytest
 
-from kg import bolt_rows as br
-from kg import neo4j as kn
 from kg.errors import KgError
+from kg.neo4j import push as kn
+from kg.neo4j import rows as br
 from tests.helpers.neo4j_graphs import paper, small_graph
 
 

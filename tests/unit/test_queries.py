@@ -4,11 +4,11 @@ import inspect
 
 import pytest
 
-from kg import traverse
-from kg.cypher import open_graph
 from kg.errors import KgError, NotFound
-from kg.graph import set_coauthor_counts
-from kg.query import (
+from kg.graph.layers import set_coauthor_counts
+from kg.query import traverse
+from kg.query.engine import open_graph
+from kg.query.named import (
     QUERY_DIR,
     bind,
     format_csv,
@@ -21,8 +21,8 @@ from kg.query import (
     parse_query,
     run_query,
 )
+from kg.query.traverse import example_graph
 from kg.schema import AUTHORED, content_hash
-from kg.traverse import example_graph
 
 #: Parameters (as typed on the command line) for each query, covering ties, misses, loners.
 CASES = {
@@ -98,7 +98,7 @@ def run(G):
 
 
 def python_rows(G, query, given):
-    """Call the kg.traverse function a query mirrors with the same (untyped) parameters."""
+    """Call the kg.query.traverse function a query mirrors with the same (untyped) parameters."""
     function = getattr(traverse, query.name)
     signature = inspect.signature(function)
     args, kwargs = [], {}
@@ -262,7 +262,7 @@ def test_query_dir_is_in_the_repo():
 
 @pytest.fixture(scope="module")
 def graph_file(tmp_path_factory):
-    from kg.store import save_graph
+    from kg.store.graphfile import save_graph
 
     path = tmp_path_factory.mktemp("graph") / "g.kg"
     save_graph(example_graph(), path)

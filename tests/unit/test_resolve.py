@@ -1,7 +1,7 @@
 """Corpus-wide resolution: acronyms across abstracts, variants, ambiguity."""
 
 from kg.extractors.records import Mention
-from kg.resolve import Resolution, resolve_corpus
+from kg.graph.resolve import Resolution, resolve_corpus
 
 
 def mention(kind, text, canonical, *, rule="lexicon", long_form=None, start=0):
@@ -236,8 +236,8 @@ def test_new_counts_can_change_an_old_papers_display_name_or_make_a_short_form_a
 def test_extending_the_seed_corpus_in_steps_equals_resolving_it_at_once(tmp_path, seed_files):
     import random
 
-    from kg.build import build
-    from kg.store import load_mentions
+    from kg.graph.build import build
+    from kg.store.graphfile import load_mentions
 
     build(seed_files, str(tmp_path / "g.kg"))
     items = sorted(load_mentions(tmp_path / "g.kg").items())

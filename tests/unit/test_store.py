@@ -6,12 +6,13 @@ import networkx as nx
 import orjson
 import pytest
 
-from kg import files, store
-from kg.build import build
+from kg import files
 from kg.errors import GraphFileError, OutputError
-from kg.graph import new_graph
+from kg.graph.build import build
+from kg.graph.layers import new_graph
 from kg.schema import CONCEPT_KINDS
-from kg.store import MAGIC, load_graph, save_graph
+from kg.store import graphfile as store
+from kg.store.graphfile import MAGIC, load_graph, save_graph
 
 
 def small_graph():
@@ -24,7 +25,7 @@ def small_graph():
 
 def test_round_trip(tmp_path):
     from kg.extractors.records import Mention
-    from kg.store import load_mentions
+    from kg.store.graphfile import load_mentions
 
     G = small_graph()
     mentions = {

@@ -3,8 +3,7 @@
 import pytest
 
 from kg.errors import NotFound
-from kg.schema import AUTHORED, content_hash
-from kg.traverse import (
+from kg.query.traverse import (
     coauthors,
     coauthors_within,
     collaboration_path,
@@ -17,6 +16,7 @@ from kg.traverse import (
     top_collaborators,
     top_method_dataset_pairs,
 )
+from kg.schema import AUTHORED, content_hash
 
 
 @pytest.fixture

@@ -447,7 +447,7 @@ def load_into(engine, G, *, batch=BATCH):
 def open_graph(G, *, timeout=QUERY_TIMEOUT):
     """A running engine holding ``G`` (not cached anywhere).
 
-    >>> from kg.traverse import example_graph
+    >>> from kg.query.traverse import example_graph
     >>> with open_graph(example_graph()) as run:
     ...     run("MATCH (a:Author {key: $key}) RETURN a.name AS name", {"key": "author:julia kempe"})
     [{'name': 'Julia Kempe'}]
@@ -502,7 +502,7 @@ def materialise(graph_path, *, timeout=QUERY_TIMEOUT):
 
     A cache folder that cannot be written is skipped: the engine still runs, uncached.
     """
-    from kg.store import load_graph
+    from kg.store.graphfile import load_graph
 
     stamp = graph_stamp(graph_path)
     engine = open_graph(load_graph(graph_path), timeout=timeout)
@@ -524,7 +524,7 @@ def embedded_runner(graph_path, *, timeout=QUERY_TIMEOUT):
 
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
     """
-    from kg.store import read_header
+    from kg.store.graphfile import read_header
 
     read_header(graph_path)
     rdb = cached_rdb(graph_path)

@@ -137,7 +137,7 @@ def graph_index(G, kinds):
 def find_node(G, text, *, kinds, what=None):
     """The key of the node of one of ``kinds`` that ``text`` names (forgiving, see above).
 
-    >>> from kg.traverse import example_graph
+    >>> from kg.query.traverse import example_graph
     >>> G = example_graph()
     >>> find_node(G, "remi munos", kinds=("Author",))
     'author:rémi munos'

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from kg import graph as kgraph
 from kg import schema as S
 from kg.errors import InputError
 from kg.extractors.read import read_listings
 from kg.extractors.workers import WorkerPool
-from kg.resolve import Resolution, resolve_corpus, unify_collection_kinds
-from kg.store import load_graph, load_mentions, paused_gc, save_graph
+from kg.graph import layers as kgraph
+from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
+from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 
 @dataclass

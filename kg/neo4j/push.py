@@ -5,7 +5,7 @@ constraint per label, or an index where the server has no constraints); the rela
 the server has for the graph's papers (and APPLIED_TO/PART_OF sources) are read, those the
 graph no longer has are deleted, missing ones created, changed ones MERGEd, identical ones
 left alone; then entities that nothing points to any more are deleted. Every statement is
-``UNWIND $rows ...`` over a batch bounded by rows and serialised bytes (:mod:`kg.bolt_rows`).
+``UNWIND $rows ...`` over a batch bounded by rows and serialised bytes (:mod:`kg.neo4j.rows`).
 What differs between Neo4j and FalkorDB is decided once per connection, in :class:`Dialect`.
 """
 
@@ -17,7 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from kg.bolt_rows import (
+from kg.errors import KgError
+from kg.neo4j.rows import (
     RECORD,
     append_node_property_query,
     append_relationship_property_query,
@@ -45,7 +46,6 @@ from kg.bolt_rows import (
     stale_relationships,
     write_relationships_query,
 )
-from kg.errors import KgError
 from kg.schema import NODE_KINDS, PAPER, labels_of
 
 DEFAULT_BATCH_SIZE = 2000
@@ -79,7 +79,7 @@ class Dialect:
     """What differs between Neo4j and other Bolt servers (FalkorDB); decided once per connection.
 
     ``max_batch_bytes`` is the default cap on a statement's serialised text and parameters;
-    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.bolt_rows`);
+    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.neo4j.rows`);
     without ``transactions`` (no rollback, so nothing to gain but round trips) statements
     run in auto-commit.
     """
@@ -310,7 +310,7 @@ def refuse_writes(cypher):
     >>> refuse_writes("MATCH (n {name: 'CREATE'}) RETURN n.set")
     >>> refuse_writes("MATCH (n) DETACH DELETE n")
     Traceback (most recent call last):
-    kg.neo4j.BoltError: read-only query contains DETACH; pass --write to run writes
+    kg.neo4j.push.BoltError: read-only query contains DETACH; pass --write to run writes
     """
     code = re.sub(
         r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/",

@@ -2,7 +2,7 @@
 
 Example::
 
-    from kg.extract import extract_to_jsonl
+    from kg.store.extraction import extract_to_jsonl
     extract_to_jsonl(["seeds/"], "out.jsonl", workers=2)
 """
 
@@ -12,7 +12,7 @@ from kg.errors import InputError
 from kg.extractors.pipeline import extract_mentions
 from kg.extractors.read import read_listings
 from kg.files import atomic_output
-from kg.resolve import resolve_corpus
+from kg.graph.resolve import resolve_corpus
 from kg.schema import content_hash, paper_key
 
 #: Entity types written to the file (keyphrase Concepts are graph-only).

@@ -13,7 +13,7 @@ A parameter's type is ``int``, ``bool``, ``str`` or node labels (``Author``,
 :func:`node_resolver` turns into a key through the same runner the query runs on.
 
 A *runner* is any callable ``runner(cypher, params) -> list[dict]``: the embedded engine
-(:func:`kg.cypher.embedded_runner`) or a Bolt runner for Neo4j.
+(:func:`kg.query.engine.embedded_runner`) or a Bolt runner for Neo4j.
 """
 
 import csv
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from kg.authors import author_key
 from kg.errors import KgError, NotFound
-from kg.lookup import NameIndex
+from kg.graph.authors import author_key
+from kg.query.lookup import NameIndex
 from kg.schema import AUTHOR, NODE_KINDS
 
 QUERY_DIR = Path(str(files("kg.queries")))

@@ -25,7 +25,7 @@ import zstandard
 from kg.errors import GraphFileError
 from kg.extractors.records import MENTION_FIELDS, mention_from_row
 from kg.files import atomic_output
-from kg.graph import insert_edges, insert_nodes
+from kg.graph.layers import insert_edges, insert_nodes
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
 
 MAGIC = b"KGRAPH\n"

@@ -10,7 +10,7 @@ from operator import attrgetter
 import networkx as nx
 
 from kg import schema as S
-from kg.authors import author_key, display_name
+from kg.graph.authors import author_key, display_name
 
 #: Relationship type of a "used" mention, by entity type.
 USED_REL = {

@@ -1,0 +1,5 @@
+"""``python -m kg``: the command line."""
+
+from kg.cli import run
+
+run()

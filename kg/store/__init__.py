@@ -1,0 +1,5 @@
+"""Where graphs are kept: the ``.kg`` graph file and the extraction JSONL."""
+
+from kg.store.graphfile import load_graph, load_mentions, read_header, save_graph
+
+__all__ = ["load_graph", "load_mentions", "read_header", "save_graph"]
