@@ -4,6 +4,38 @@ from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
+class EntityType:
+    """One kind of entity that extraction finds, named once for every step after it.
+
+    ``relationship`` is the relationship type by which a paper that uses such an entity
+    points to it; ``scored`` types appear in extraction records (the eval format);
+    ``proposable`` types can be what a paper proposes.
+    """
+
+    name: str
+    relationship: str
+    scored: bool = True
+    proposable: bool = True
+
+
+METHOD, DATASET, BENCHMARK = "Method", "Dataset", "Benchmark"
+TASK, METRIC, CONCEPT = "Task", "Metric", "Concept"
+
+#: The entity-type vocabulary, in a fixed order. A new entity type is one entry here plus
+#: the rules that find it; graph labels, relationships, exports and pages derive from this.
+ENTITY_TYPES: tuple[EntityType, ...] = (
+    EntityType(METHOD, "USES"),
+    EntityType(DATASET, "EVALUATED_ON"),
+    EntityType(BENCHMARK, "EVALUATED_ON"),
+    EntityType(TASK, "ADDRESSES"),
+    EntityType(METRIC, "MEASURES"),
+    EntityType(CONCEPT, "MENTIONS", scored=False, proposable=False),
+)
+#: The lexicon's type for names that are never entities ("this paper", "LLM").
+IGNORE = "Ignore"
+
+
+@dataclass(frozen=True)
 class PaperRecord:
     """One paper as read from a listing; ``abstract`` has its whitespace collapsed.
 
