@@ -21,7 +21,7 @@ except ImportError:
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
-    UNAVAILABLE = "chromium is not installed (run .ci/viz.sh: apt-get install -y chromium)"
+    UNAVAILABLE = "chromium is not installed (run .ci/debian.sh: apt-get install -y chromium)"
 elif websocket is None:
     UNAVAILABLE = "websocket-client is not installed (pip install -e '.[test]')"
 else:
