@@ -1,0 +1,84 @@
+"""Draw the unseen evaluation sample from the paperlists abstracts (reproducibly).
+
+Rule (fixed before annotation; do not change it, the gold file depends on it):
+
+* source: every ``*.jsonl`` file of ``../shared/eval/external/paper-metadata-paperlists``
+  (19,456 records: ``id``, ``title``, ``text`` = abstract, ``authors``, ``venue``, ``year``, ...);
+* keep the records with ``year >= 2017`` and a non-empty abstract (``text.strip()``);
+* sort them by (file name, id);
+* ``random.Random(16).sample(records, 50)`` -- seed 16, sample size 50;
+* the result, in sample order, is the list of (file name, id) pairs.
+
+``bench/data/unseen-gold.jsonl`` annotates a prefix of this order.
+
+    python -m bench.unseen_sample                  # print "file<TAB>id" lines
+    python -m bench.unseen_sample --out pairs.tsv  # write them to a file instead
+
+``../shared`` is found beside the repository root; set ``KG_SHARED`` to use another place.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+# ../shared beside the repository root; KG_SHARED overrides it (e.g. in a git worktree
+# elsewhere, whose parent has no shared/).
+SHARED = Path(os.environ.get("KG_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
+PAPERLISTS = SHARED / "eval" / "external" / "paper-metadata-paperlists"
+SEED = 16
+SIZE = 50
+MIN_YEAR = 2017
+
+
+def eligible_records(directory=PAPERLISTS):
+    """(file name, record) of every eligible record, sorted by (file name, id)."""
+    out = []
+    for path in sorted(Path(directory).glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():
+                    continue
+                rec = json.loads(line)
+                year = rec.get("year")
+                text = rec.get("text")
+                if (
+                    isinstance(year, int)
+                    and year >= MIN_YEAR
+                    and isinstance(text, str)
+                    and text.strip()
+                ):
+                    out.append((path.name, rec))
+    out.sort(key=lambda fr: (fr[0], fr[1]["id"]))
+    return out
+
+
+def sample_records(directory=PAPERLISTS, seed=SEED, size=SIZE):
+    """The sampled (file name, record) pairs, in sample order."""
+    return random.Random(seed).sample(eligible_records(directory), size)
+
+
+def sample_pairs(directory=PAPERLISTS, seed=SEED, size=SIZE):
+    """The sampled (file name, id) pairs, in sample order."""
+    return [(name, rec["id"]) for name, rec in sample_records(directory, seed, size)]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", help="write the pairs here (file<TAB>id per line) instead of stdout")
+    args = ap.parse_args(argv)
+    if not PAPERLISTS.is_dir():
+        print(f"paperlists not found at {PAPERLISTS}", file=sys.stderr)
+        return 1
+    lines = "".join(f"{name}\t{pid}\n" for name, pid in sample_pairs())
+    if args.out:
+        Path(args.out).write_text(lines, encoding="utf-8")
+    else:
+        sys.stdout.write(lines)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
