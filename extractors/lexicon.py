@@ -12,16 +12,14 @@ entities (LLM, GPU). ``cased`` entries match only with their case (names that ar
 """
 
 import json
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 
-ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
-IGNORE = "Ignore"
+from kg.extractors.names import name_key, plural
+from kg.extractors.records import IGNORE, TYPE_NAMES
+
 LEXICON_PATH = Path(str(files("kg.extractors.data"))) / "lexicon.jsonl"
-_DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 
 
 @dataclass(frozen=True)
@@ -84,18 +82,6 @@ class Lexicon:
         )
 
 
-@lru_cache(maxsize=1 << 16)
-def name_key(name):
-    """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores,
-    apostrophes and spaces.
-
-    >>> name_key("ImageNet-1k") == name_key("imagenet 1K") == name_key("ImageNet1K")
-    True
-    """
-    text = name if name.isascii() else unicodedata.normalize("NFKC", name)
-    return "".join(text.casefold().translate(_DROP).split())
-
-
 def parse_entry(obj, where):
     """An :class:`Entry` from one decoded JSON line; ValueError naming ``where`` if bad."""
     if not isinstance(obj, dict):
@@ -103,9 +89,9 @@ def parse_entry(obj, where):
     canonical, kind = obj.get("canonical"), obj.get("type")
     if not isinstance(canonical, str) or not canonical.strip():
         raise ValueError(f"{where}: entry has no canonical name")
-    if kind not in ENTITY_TYPES + (IGNORE,):
+    if kind not in TYPE_NAMES + (IGNORE,):
         raise ValueError(
-            f"{where}: type {kind!r} is not one of {', '.join(ENTITY_TYPES)}, {IGNORE}"
+            f"{where}: type {kind!r} is not one of {', '.join(TYPE_NAMES)}, {IGNORE}"
         )
     aliases = obj.get("aliases", [])
     part_of = obj.get("part_of", [])
@@ -166,19 +152,6 @@ def is_cased(name):
     if all(c.isupper() for c in letters):
         return True
     return any(c.isupper() for c in letters[1:]) and len(letters) <= 6
-
-
-def plural(phrase):
-    """The plural of a phrase's last word ("convergence rate" -> "convergence rates").
-
-    >>> plural("convergence rate"), plural("Gaussian process"), plural("recommender policy")
-    ('convergence rates', 'Gaussian processes', 'recommender policies')
-    """
-    if phrase.endswith(("s", "x", "ch", "sh")):
-        return phrase + "es"
-    if phrase.endswith("y") and phrase[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return phrase[:-1] + "ies"
-    return phrase + "s"
 
 
 def _pluralisable(name):

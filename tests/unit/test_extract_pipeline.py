@@ -3,7 +3,9 @@
 import pytest
 import spacy
 
-from kg.extractors.pipeline import SPANS_KEY, build_nlp, extract_mentions, task_canonical
+from kg.extractors.find import SPANS_KEY
+from kg.extractors.names import task_canonical
+from kg.extractors.pipeline import build_nlp, extract_mentions
 from kg.extractors.records import PaperRecord
 from kg.extractors.workers import WorkerPool
 
@@ -309,16 +311,16 @@ def test_a_capitalised_long_form_of_a_defined_acronym_is_the_acronym(nlp):
 
 
 def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monkeypatch):
-    from kg.extractors import pipeline
+    from kg.extractors import find
 
-    real = pipeline.find_mentions
+    real = find.find_mentions
 
     def failing_on_boom(doc, *args):
         if "BOOM" in doc.user_data["text"]:
             raise ValueError("a rule broke")
         return real(doc, *args)
 
-    monkeypatch.setattr(pipeline, "find_mentions", failing_on_boom)
+    monkeypatch.setattr(find, "find_mentions", failing_on_boom)
     records = [
         PaperRecord(abstract="We fine-tune BERT.", source="a.txt", index=0, line=3),
         PaperRecord(abstract="BOOM: we fine-tune GPT-4.", source="a.txt", index=1, line=9),

@@ -4,13 +4,10 @@ import json
 
 import pytest
 
-from kg.extractors.read import (
-    detect_format,
-    is_author_line,
-    parse_bibtex,
-    read_listings,
-    split_author_names,
-)
+from kg.extractors.read import detect_format, read_listings
+from kg.extractors.read.bibtex import parse_bibtex
+from kg.extractors.read.files import ReadError
+from kg.extractors.read.text import is_author_line, split_author_names
 
 ABSTRACT_A = (
     "We study how sparse attention changes the training dynamics of small "
@@ -174,8 +171,6 @@ def test_read_bibtex(tmp_path):
 
 
 def test_parse_bibtex_unclosed_entry_names_line():
-    from kg.extractors.read import ReadError
-
     with pytest.raises(ReadError) as err:
         list(parse_bibtex("\n\n@article{k, title={x}"))
     assert err.value.line == 3
