@@ -112,21 +112,21 @@ def best_long_form(short, words):
     """
     text = " ".join(words)
     s = len(short) - 1
-    l = len(text) - 1
+    at = len(text) - 1
     lowered_short, lowered_text = short.lower(), text.lower()
     while s >= 0:
         c = lowered_short[s]
         if not c.isalnum():
             s -= 1
             continue
-        l = lowered_text.rfind(c, 0, l + 1)
-        while s == 0 and l > 0 and text[l - 1].isalnum():
-            l = lowered_text.rfind(c, 0, l)
-        if l < 0:
+        at = lowered_text.rfind(c, 0, at + 1)
+        while s == 0 and at > 0 and text[at - 1].isalnum():
+            at = lowered_text.rfind(c, 0, at)
+        if at < 0:
             return None
-        l -= 1
+        at -= 1
         s -= 1
-    start_char = text.rfind(" ", 0, l + 1) + 1
+    start_char = text.rfind(" ", 0, at + 1) + 1
     return text.count(" ", 0, start_char)
 
 

@@ -302,13 +302,15 @@ def _slash_part_candidates(text, start, word, lexicon, defined):
     known to the lexicon as written or coined ("LLaMA2-13B" after "LLaMA2-7B/" is a Method
     as Llama is); a word with a part that is neither ("OK/BAD", "English/German") names
     nothing."""
-    found, parts = [], slash_parts(word)
+    found: list[Candidate] = []
+    parts = slash_parts(word)
     known = [lexicon.lookup_as_written(name) for _, _, name in parts]
     if not all(
-        entry is not None or is_name_shaped(name) for entry, (_, _, name) in zip(known, parts)
+        entry is not None or is_name_shaped(name)
+        for entry, (_, _, name) in zip(known, parts, strict=True)
     ):
         return found
-    for (i, j, name), entry in zip(parts, known):
+    for (i, j, name), entry in zip(parts, known, strict=True):
         a, b = start + i, start + j
         if entry is not None:
             found.append(Candidate(a, b, entry.type, entry.canonical, LEXICON, entry=entry))

@@ -128,7 +128,7 @@ def _without_named_suffixes(text, candidates):
     name, right after a capitalised word of it: the longer name is a method of its own
     ("Multivariate Group Orthogonal Matching Pursuit" is not orthogonal matching pursuit;
     "Schema Networks with A3C" still names A3C)."""
-    starts = {}
+    starts: dict[int, set[int]] = {}
     for c in candidates:
         if c.rule in (TITLE_CASE, PROPOSAL):
             starts.setdefault(c.end, set()).add(c.start)
@@ -151,7 +151,8 @@ def _without_named_suffixes(text, candidates):
 def _select(candidates):
     """Non-overlapping candidates: higher-priority rules first, then longer spans."""
     ordered = sorted(candidates, key=lambda c: (_PRIORITY[c.rule], c.start - c.end, c.start))
-    taken, chosen = [], []
+    taken: list[tuple[int, int]] = []
+    chosen: list[Candidate] = []
     for c in ordered:
         if c.type == IGNORE and c.rule not in (LEXICON, SHORT_FORM):
             continue
@@ -182,7 +183,8 @@ def _refines_task(c, chosen):
 def _cap_task_phrases(chosen):
     """The first MAX_TASK_PHRASES distinct task phrases of an abstract stay Tasks (the
     problem an abstract addresses comes early); later ones become keyphrase Concepts."""
-    kept, seen = [], set()
+    kept: list[Candidate] = []
+    seen: set[str] = set()
     for c in chosen:
         if c.rule in _TASK_PHRASE_RULES:
             if c.canonical not in seen and len(seen) >= MAX_TASK_PHRASES:
@@ -201,7 +203,8 @@ def typed_like_list_neighbours(text: str, chosen: list[Candidate]) -> list[Candi
     stand in a list of them ("VUA-18, VUA-20, MOH-X, and TroFi"), unless a name the rules
     know as a method is in the list too ("CART, ID3, C4, MARS")."""
     run = chosen[:1]
-    for c in chosen[1:] + [None]:
+    following: list[Candidate | None] = [*chosen[1:], None]
+    for c in following:
         if (
             c is not None
             and c.start - run[-1].end <= 6
@@ -214,7 +217,7 @@ def typed_like_list_neighbours(text: str, chosen: list[Candidate]) -> list[Candi
             for m in run:
                 if m.type == METHOD:
                     m.type = kinds[0]
-        run = [c]
+        run = [c] if c is not None else []
     return chosen
 
 
@@ -233,7 +236,9 @@ def mentions(
     text: str, chosen: list[Candidate], sent_starts: Sequence[int], sent_ends: Sequence[int]
 ) -> list[Mention]:
     """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
-    first, forms, best_type = {}, {}, {}
+    first: dict[tuple[str, str], Candidate] = {}
+    forms: dict[tuple[str, str], list[str]] = {}
+    best_type: dict[str, str] = {}
     # The "(SHORT)" placeholder types its name only where no rule of its rank names it:
     # "SCRIT (Self-evolving CRITic)" stays a Method though its acronym comes first.
     for c in sorted(chosen, key=lambda c: (_PRIORITY[c.rule], c.rule == SHORT_FORM)):

@@ -122,6 +122,8 @@ def phrase_type(phrase):
     if head in LONG_FORM_TASK_HEADS or one in LONG_FORM_TASK_HEADS:
         return TASK
     return CONCEPT
+
+
 def method_word_after(text, end):
     """Whether a method word follows a bracketed acronym: "Tree-of-Question (ToQ) method"."""
     m = _HEAD_AFTER.match(text, end)
@@ -203,11 +205,7 @@ def coined_type(text, start, end, lexicon):
         return DATASET
     last = text[start:end].rsplit("-", 1)[-1]
     entry = lexicon.lookup_as_written(last) if last != text[start:end] else None
-    return (
-        entry.type
-        if entry is not None and entry.type in (METRIC, DATASET, BENCHMARK)
-        else kind
-    )
+    return entry.type if entry is not None and entry.type in (METRIC, DATASET, BENCHMARK) else kind
 
 
 _LOWER_WORDS = re.compile(r"[a-z\-]+")
@@ -230,7 +228,7 @@ def _words_of_its_phrase(after):
     >>> _words_of_its_phrase(" and a dialogue framework"), _words_of_its_phrase(" and Y datasets")
     ([], ['and', 'y', 'datasets'])
     """
-    words = []
+    words: list[str] = []
     for w in _LOWER_WORDS.findall(after.lower()):
         if w in _PHRASE_STOPS or len(words) == 4:
             break

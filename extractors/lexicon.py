@@ -6,8 +6,8 @@ Each line of ``extractors/data/lexicon.jsonl`` is one entry::
      "aliases": ["MultiNLI", "Multi-Genre Natural Language Inference"], "part_of": ["GLUE"]}
 
 ``type`` is an entity type, or ``Ignore`` for generic names the rules must not turn into
-entities (LLM, GPU). ``cased`` entries match only with their case (names that are also ordinary words);
-``family`` marks model families whose versioned and sized names
+entities (LLM, GPU). ``cased`` entries match only with their case (names that are also
+ordinary words); ``family`` marks model families whose versioned and sized names
 (Llama-3-8B, ViT-B/16) are recognised by the model-name rule.
 """
 
@@ -90,9 +90,7 @@ def parse_entry(obj, where):
     if not isinstance(canonical, str) or not canonical.strip():
         raise ValueError(f"{where}: entry has no canonical name")
     if kind not in TYPE_NAMES + (IGNORE,):
-        raise ValueError(
-            f"{where}: type {kind!r} is not one of {', '.join(TYPE_NAMES)}, {IGNORE}"
-        )
+        raise ValueError(f"{where}: type {kind!r} is not one of {', '.join(TYPE_NAMES)}, {IGNORE}")
     aliases = obj.get("aliases", [])
     part_of = obj.get("part_of", [])
     for name, value in (("aliases", aliases), ("part_of", part_of)):
@@ -171,7 +169,9 @@ def _pluralisable(name):
 def phrase_patterns(lexicon):
     """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
     pattern's id is the entry's canonical name."""
-    cased, lower, seen = [], [], set()
+    cased: list[dict[str, str]] = []
+    lower: list[dict[str, str]] = []
+    seen: set[tuple[str, bool]] = set()
     for entry in lexicon.entries.values():
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}

@@ -9,6 +9,7 @@ spaCy's internals (the span ruler's ``_match_label_id_map``).
 """
 
 from functools import lru_cache
+from typing import cast
 
 import spacy
 from spacy.attrs import IS_SPACE, LOWER, NORM
@@ -43,19 +44,27 @@ def build_nlp() -> Language:
     """The spaCy pipeline: blank English, gazetteers, mention finder."""
     lexicon = load_lexicon_cached()
     nlp = spacy.blank("en")
-    getters = nlp.vocab.lex_attr_getters
-    nlp.vocab.lex_attr_getters = {attr: getters[attr] for attr in LEXICAL_ATTRIBUTES_READ}
+    getters = nlp.vocab.lex_attr_getters  # type: ignore[attr-defined]
+    nlp.vocab.lex_attr_getters = {  # type: ignore[attr-defined]
+        attr: getters[attr] for attr in LEXICAL_ATTRIBUTES_READ
+    }
     cased, lower = phrase_patterns(lexicon)
-    ruler = nlp.add_pipe(
-        "gazetteer",
-        name="gazetteer_cased",
-        config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH"},
+    ruler = cast(
+        "Gazetteer",
+        nlp.add_pipe(
+            "gazetteer",
+            name="gazetteer_cased",
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH"},
+        ),
     )
     ruler.add_patterns(cased)
-    ruler = nlp.add_pipe(
-        "gazetteer",
-        name="gazetteer_lower",
-        config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER"},
+    ruler = cast(
+        "Gazetteer",
+        nlp.add_pipe(
+            "gazetteer",
+            name="gazetteer_lower",
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER"},
+        ),
     )
     # A ruler tokenises its patterns through the pipes before it; keep the first out.
     with nlp.select_pipes(disable=["gazetteer_cased"]):
@@ -91,7 +100,7 @@ class Gazetteer(SpanRuler):
     (``overwrite=False``), with a lean path for phrase patterns: the span ruler's
     warning filter and double matching cost five times the PhraseMatcher itself."""
 
-    def match(self, doc: Doc) -> list[Span]:  # type: ignore[override]
+    def match(self, doc: Doc) -> list[Span]:
         if len(self.matcher):  # token patterns: the span ruler's own way
             return super().match(doc)
         labels = self._match_label_id_map

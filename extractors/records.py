@@ -64,7 +64,7 @@ class PaperRecord:
     abstract: str
     source: str
     index: int
-    line: int = 0
+    line: int | None = 0
     title: str | None = None
     authors: tuple[str, ...] = ()
     authors_truncated: bool = False
@@ -133,7 +133,7 @@ def mention_from_fields(values: Mapping[str, Any]) -> Mention:
 
 def mention_from_row(row: Sequence[Any]) -> Mention:
     """:func:`mention_from_fields` from the values alone, in field order (a saved row)."""
-    return _bare_mention(len(row), zip(MENTION_FIELDS, row))
+    return _bare_mention(len(row), zip(MENTION_FIELDS, row, strict=True))
 
 
 def _bare_mention(count: int, items: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> Mention:

@@ -12,6 +12,7 @@ new chunk. Text with other whitespace goes to it as it is.
 import re
 from functools import lru_cache
 from itertools import chain
+from typing import cast
 
 import numpy
 from spacy.attrs import ORTH, SPACY
@@ -109,10 +110,14 @@ class ChunkCachingTokenizer:
         if len(self._orths) > MAX_CACHED_CHUNKS:
             self._orths.clear()
         chunks = text.split(" ")
-        pieces = list(map(self._orths.get, chunks))
-        if None in pieces:
-            self._learn(list(dict.fromkeys(c for c, p in zip(chunks, pieces) if p is None)))
+        found = list(map(self._orths.get, chunks))
+        if None in found:
+            self._learn(
+                list(dict.fromkeys(c for c, p in zip(chunks, found, strict=True) if p is None))
+            )
             pieces = list(map(self._orths.__getitem__, chunks))
+        else:
+            pieces = cast(list[tuple[int, ...]], found)
         spaces = list(chain.from_iterable(map(space_flags, map(len, pieces))))
         spaces[-1] = False
         return Doc(
@@ -145,6 +150,6 @@ class ChunkCachingTokenizer:
         orths = table[:, 0].tolist()
         ends = (numpy.flatnonzero(table[:, 1]) + 1).tolist() + [len(orths)]
         start = 0
-        for chunk, end in zip(chunks, ends):
+        for chunk, end in zip(chunks, ends, strict=False):
             self._orths[chunk] = tuple(orths[start:end])
             start = end

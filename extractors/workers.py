@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kg.extractors.records import Mention, PaperRecord, Problem
 
@@ -24,6 +24,8 @@ BATCH_SIZE = 256
 
 #: A text's mentions and, if its extraction failed, why.
 Found = tuple[list[Mention], str | None]
+#: The batches handed to the workers, in order, with their results to come.
+Pending = deque[tuple[list[PaperRecord], Future[list[Found]]]]
 
 _NLP: "Language | None" = None
 
@@ -120,19 +122,22 @@ class WorkerPool:
         batches per worker in flight. The first batches are handed out at once, so the
         caller can do other work before it reads the results. ``problems`` receives the
         records the extractors failed on (see :func:`failures_reported`)."""
-        records, pending = iter(records), deque()
+        records = iter(records)
+        pending: Pending = deque()
         while len(pending) < self.workers * 2 and self._submit(records, pending):
             pass
         return failures_reported(self._results(records, pending), problems)
 
-    def _submit(self, records: Iterator[PaperRecord], pending: deque[Any]) -> bool:
+    def _submit(self, records: Iterator[PaperRecord], pending: Pending) -> bool:
         batch = list(islice(records, BATCH_SIZE))
         if batch:
             pending.append((batch, self._pool.submit(_extract_batch, [r.abstract for r in batch])))
         return bool(batch)
 
     def _results(
-        self, records: Iterator[PaperRecord], pending: "deque[tuple[list[PaperRecord], Future[list[Found]]]]"
+        self,
+        records: Iterator[PaperRecord],
+        pending: Pending,
     ) -> Iterator[tuple[PaperRecord, Found]]:
         while pending:
             batch, result = pending.popleft()

@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from kg.extractors.read.files import ReadError, clean
 from kg.extractors.read.mappings import record_from_mapping
@@ -13,7 +14,7 @@ _ENTRY_START = re.compile(r"@(\w+)\s*[{(]")
 _FIELD = re.compile(r"\s*([\w:.\-]+)\s*=\s*")
 
 
-def parse_bibtex(text: str) -> Iterator[tuple[int, str, str, dict[str, str | None]]]:
+def parse_bibtex(text: str) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
     """Yield (line, entry type, citation key, fields) for each entry; ``@comment``,
     ``@string`` and ``@preamble`` are skipped. Raises ReadError(line) on an unclosed entry.
 
@@ -54,7 +55,8 @@ def _matching_close(text, open_at):
 
 
 def _bibtex_fields(body):
-    fields, pos = {}, 0
+    fields: dict[str, Any] = {}
+    pos = 0
     while True:
         m = _FIELD.match(body, pos)
         if not m:
@@ -71,6 +73,7 @@ def _bibtex_fields(body):
             value, pos = body[pos + 1 : end], end + 1
         else:
             m2 = re.match(r"[^,]*", body[pos:])
+            assert m2 is not None  # matches anywhere, maybe nothing
             value, pos = m2.group(0), pos + m2.end()
         fields[name] = clean(value.replace("{", "").replace("}", ""))
         comma = body.find(",", pos)
@@ -92,7 +95,7 @@ def read_bibtex(
     """Each entry with an abstract is a paper; its authors are split at "and"."""
     text = "\n".join(ln if ln is not None else "\x00" for ln in lines)
     index = 0
-    for line, kind, key, fields in parse_bibtex(text):
+    for line, _kind, _key, fields in parse_bibtex(text):
         if "\x00" in str(fields):
             index += 1
             continue

@@ -4,6 +4,7 @@ import glob
 import os
 from collections.abc import Collection, Iterable
 from pathlib import Path
+from typing import overload
 
 from kg.extractors.records import Problem
 
@@ -23,14 +24,12 @@ def expand_inputs(
 ) -> list[str]:
     """Files named by paths, directories (searched recursively for files with one of the
     listing ``suffixes``) and globs."""
-    paths = []
+    paths: list[str] = []
     for item in inputs:
         item = str(item)
         if os.path.isdir(item):
             found = sorted(
-                p
-                for p in Path(item).rglob("*")
-                if p.is_file() and p.suffix.lower() in suffixes
+                p for p in Path(item).rglob("*") if p.is_file() and p.suffix.lower() in suffixes
             )
             if not found:
                 problems.append(
@@ -70,7 +69,7 @@ def decode_lines(path: str, problems: list[Problem]) -> list[str | None]:
         )
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    lines = []
+    lines: list[str | None] = []
     for n, raw in enumerate(data.split(b"\n"), 1):
         try:
             lines.append(raw.decode("utf-8").rstrip("\r"))
@@ -106,6 +105,10 @@ def check_abstract(path: str, line: int | None, text: str | None, problems: list
     return True
 
 
+@overload
+def clean(value: str) -> str: ...
+@overload
+def clean(value: object) -> str | None: ...
 def clean(value: object) -> str | None:
     """``value`` as text with its whitespace collapsed (None stays None)."""
     return " ".join(str(value).split()) if value is not None else None

@@ -5,7 +5,7 @@ import csv
 import json
 import os
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from kg.extractors.read.files import MAX_ABSTRACT_CHARS, ReadError, check_abstract, clean
 from kg.extractors.read.text import TRUNCATION_MARKS, split_author_names
@@ -148,9 +148,7 @@ def read_jsonl(
             yield record
 
 
-def read_json(
-    path: str, lines: list[str | None], problems: list[Problem]
-) -> Iterator[PaperRecord]:
+def read_json(path: str, lines: list[str | None], problems: list[Problem]) -> Iterator[PaperRecord]:
     """One JSON document: an array of papers, an object holding one, or one paper."""
     if None in lines:
         raise ReadError(
@@ -158,7 +156,7 @@ def read_json(
             "not valid UTF-8; a JSON document cannot be read in part: re-save the file as UTF-8",
         )
     try:
-        doc = json.loads("\n".join(lines))
+        doc = json.loads("\n".join(cast(list[str], lines)))
     except json.JSONDecodeError as exc:
         raise ReadError(
             exc.lineno, f"not valid JSON ({exc.msg}); fix the file or pass --format"
@@ -182,9 +180,7 @@ def read_json(
             yield record
 
 
-def read_csv(
-    path: str, lines: list[str | None], problems: list[Problem]
-) -> Iterator[PaperRecord]:
+def read_csv(path: str, lines: list[str | None], problems: list[Problem]) -> Iterator[PaperRecord]:
     """A header row, then one paper per row."""
     csv.field_size_limit(MAX_ABSTRACT_CHARS * 10)
     good = [ln if ln is not None else "" for ln in lines]

@@ -4,6 +4,7 @@ abstract) and ``daily`` (abstract paragraphs only)."""
 import os
 import re
 from collections.abc import Iterator
+from typing import cast
 
 from kg.extractors.read.files import check_abstract, clean
 from kg.extractors.records import PaperRecord, Problem
@@ -97,12 +98,13 @@ def split_author_names(text: str) -> tuple[list[str], bool]:
 
 def _paragraphs(lines, *, join_lines):
     """(first line number, text) of each paragraph; None when a line was not UTF-8."""
-    block, start = [], 0
+    block: list[str | None] = []
+    start = 0
     for n, line in enumerate(lines + [""], 1):
         if line is not None and not line.strip():
             if block:
                 if join_lines:
-                    yield start, (None if None in block else " ".join(block))
+                    yield start, (None if None in block else " ".join(cast(list[str], block)))
                 else:
                     for i, b in enumerate(block):
                         yield start + i, b

@@ -9,7 +9,6 @@ from kg.extractors.words import word_set
 TASK_HEADS = word_set("task_heads")
 
 
-
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
 
 
@@ -114,7 +113,7 @@ def modifiers_start(sentence, words, head, *, lead=False):
 def outermost(spans):
     """The spans not inside another (by their first two fields, start and end)."""
     spans = sorted(set(spans), key=lambda s: (s[0], -s[1], s[2:]))
-    kept = []
+    kept: list[tuple[int, ...]] = []
     for s in spans:
         if kept and s[0] < kept[-1][1]:
             continue

@@ -10,7 +10,6 @@ TASK_HEADS = word_set("task_heads")
 _GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
 
 
-
 _NOT_METRIC_MODIFIERS = word_set("not_metric_modifiers")
 
 

@@ -1,4 +1,5 @@
-"""Rules for names by their shape: coined names (SelecMix, CG2A), capitalised runs, names typed by the head after them ("the FooQA benchmark") and slash-joined names."""
+"""Rules for names by their shape: coined names (SelecMix, CG2A), capitalised runs, names
+typed by the head after them ("the FooQA benchmark") and slash-joined names."""
 
 import re
 import string
@@ -11,7 +12,6 @@ from kg.extractors.words import word_set
 
 BENCHMARK_HEADS = word_set("benchmark_heads")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
 
 
 _NON_NAMES = word_set("non_names")
@@ -287,8 +287,9 @@ def name_candidates(text):
             continue
         if reverse is None:
             reverse = text[::-1]
-        start = size - _NAME_CHARACTERS.match(reverse, size - at).end()
-        done = _NAME_CHARACTERS.match(text, at).end()
+        # _NAME_CHARACTERS matches anywhere (maybe nothing).
+        start = size - _NAME_CHARACTERS.match(reverse, size - at).end()  # type: ignore[union-attr]
+        done = _NAME_CHARACTERS.match(text, at).end()  # type: ignore[union-attr]
         for begin in _word_starts(text, start, done):
             if (
                 begin < done
@@ -325,7 +326,8 @@ def slash_parts(word):
     >>> slash_parts("SAG/SAGA")
     [(0, 3, 'SAG'), (4, 8, 'SAGA')]
     """
-    parts, at = [], 0
+    parts: list[tuple[int, int, str]] = []
+    at = 0
     for piece in word.split("/"):
         if piece:
             name = piece

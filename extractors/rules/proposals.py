@@ -1,4 +1,5 @@
-"""Rules for the names a paper introduces as its own: "we propose X", "a method called X", "X, a novel framework", and lowercase names it defines."""
+"""Rules for the names a paper introduces as its own ("we propose X", "a method called X",
+"X, a novel framework") and the lowercase names it defines."""
 
 import re
 from itertools import chain
@@ -12,7 +13,6 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 _LEADING_FUNCTION_WORDS = word_set("leading_function_words")
 _NON_NAMES = word_set("non_names")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
 
 
 _PROPOSE = re.compile(
@@ -152,7 +152,7 @@ def proposal_spans(sentence, triggers=None):
             ):
                 start, end = t.start(), t.start() + len(word)
                 if naming and not is_name_shaped(word):
-                    end = _TITLE_WORDS.match(sentence, end).end()
+                    end = _TITLE_WORDS.match(sentence, end).end()  # type: ignore[union-attr]
                 elif not naming:
                     start = _capitalised_run_start(sentence, after, start)
                 spans.append((start, end))
@@ -243,7 +243,7 @@ def is_proposal_context(sentence, start):
                 return True
     apposition = _APPOSITION_START.match(sentence)
     return (
-        bool(apposition)
+        apposition is not None
         and start == apposition.start(1)
         or _INTRODUCING_APPOSITION.match(sentence, start) is not None
         or _introduced_as_ours(sentence, start)

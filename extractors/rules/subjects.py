@@ -9,7 +9,6 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
 
 
-
 _SUBJECT_VERBS = word_set("subject_verbs")
 
 
@@ -35,10 +34,8 @@ def opening_subject_span(sentence):
     words = [
         (m.group(0), m.start(), m.end()) for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)
     ]
-    for i, (word, _, _) in enumerate(words):
-        if word.lower() in _SUBJECT_VERBS:
-            break
-    else:
+    i = next((k for k, (word, _, _) in enumerate(words) if word.lower() in _SUBJECT_VERBS), None)
+    if i is None:
         return None
     if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1] : words[i - 1][2]]):
         return None

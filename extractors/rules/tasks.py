@@ -1,4 +1,5 @@
-"""Rules for task phrases: a task head and its modifiers ("multi-view clustering"), "the X task", a task verb and its object, and two modifiers sharing a head."""
+"""Rules for task phrases: a task head and its modifiers ("multi-view clustering"), "the X
+task", a task verb and its object, and two modifiers sharing a head."""
 
 import re
 
@@ -16,7 +17,6 @@ from kg.extractors.words import word_set
 
 _ADJECTIVES = word_set("evaluative_adjectives")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
 
 
 #: Head nouns of task phrases ("out-of-distribution detection").
@@ -37,7 +37,7 @@ _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 def _modifies_next(sentence, end):
     """Whether the word after ``end`` is a noun the phrase modifies ("clustering methods")."""
     m = _LOWER_WORD.match(sentence.lower(), end + 1) if sentence[end : end + 1] == " " else None
-    return bool(m) and m.group(0) in _HEAD_OF_COMPOUND
+    return m is not None and m.group(0) in _HEAD_OF_COMPOUND
 
 
 #: Task verbs whose gerund names a task by its object ("detecting gender bias" is gender
@@ -99,8 +99,9 @@ def gerund_task_spans(text):
 
     >>> s = "We focus on estimating treatment effects, not on estimating the sparse or on "
     >>> s += "detecting instances of bias. Predicting sepsis is hard."
-    >>> [(s[a:b], name) for a, b, name in gerund_task_spans(s)]
-    [('estimating treatment effects', 'treatment effect estimation'), ('Predicting sepsis', 'sepsis prediction')]
+    >>> [(s[a:b], name) for a, b, name in gerund_task_spans(s)]  # doctest: +NORMALIZE_WHITESPACE
+    [('estimating treatment effects', 'treatment effect estimation'),
+     ('Predicting sepsis', 'sepsis prediction')]
     """
     found = []
     for m in _ING_WORD.finditer(text):
