@@ -69,15 +69,15 @@ class Abbreviation:
     long_start: int
 
     @property
-    def short_end(self):
+    def short_end(self) -> int:
         return self.short_start + len(self.short)
 
     @property
-    def long_end(self):
+    def long_end(self) -> int:
         return self.long_start + len(self.long)
 
 
-def is_short_form(candidate):
+def is_short_form(candidate: str) -> bool:
     """Schwartz–Hearst's test for a short form: 2–10 characters, at most two words,
     starting with a letter or digit and holding at least one capital letter.
 
@@ -97,7 +97,7 @@ def is_short_form(candidate):
     return sum(c.isalpha() for c in candidate) >= 2
 
 
-def best_long_form(short, words):
+def best_long_form(short: str, words: list[str]) -> int | None:
     """Index into ``words`` where the long form of ``short`` starts, or None.
 
     Characters of the short form are matched right to left through the words; the first
@@ -130,7 +130,7 @@ def best_long_form(short, words):
     return text.count(" ", 0, start_char)
 
 
-def find_abbreviations(text):
+def find_abbreviations(text: str) -> list[Abbreviation]:
     """Every "long form (SHORT)" definition in ``text``.
 
     >>> [(a.long, a.short) for a in find_abbreviations(

@@ -133,6 +133,7 @@ def _model_version_candidates(
     found = []
     for m in model_version.finditer(text):
         entry = lexicon.lookup(m.group(1))
+        assert entry is not None, "group 1 is the name of a model family of the lexicon"
         prefix = (
             entry.canonical if name_key(entry.canonical) == name_key(m.group(1)) else m.group(1)
         )

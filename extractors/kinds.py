@@ -8,7 +8,7 @@ around it, the lexicon's entries for its parts, and the list it stands in.
 import re
 
 from kg.extractors.abbreviations import Abbreviation
-from kg.extractors.lexicon import Lexicon
+from kg.extractors.lexicon import Entry, Lexicon
 from kg.extractors.names import stem_key, without_s
 from kg.extractors.records import (
     BENCHMARK,
@@ -50,7 +50,7 @@ _COLLECTION_WORD = re.compile(
 )
 
 
-def collection_type(sentence, start, end, default):
+def collection_type(sentence: str, start: int, end: int, default: str) -> str:
     """Dataset or Benchmark as the sentence calls the name at [start, end): the word right
     after it ("MNIST dataset"), else the nearest such word up to 80 characters before it
     ("benchmarks such as MNIST and CIFAR-10"); otherwise ``default``.
@@ -74,7 +74,7 @@ def _collection_kind(word):
     return BENCHMARK if word.lower().startswith("bench") else DATASET
 
 
-def head_words(phrase):
+def head_words(phrase: str) -> list[str]:
     """The words of a named phrase up to its head: what comes before a lowercase "for",
     "via" or "using", or before "of"/"with" after a method head ("Network of Experts").
     "Mixture of Experts" and "One For All" are heads as a whole.
@@ -95,7 +95,7 @@ def head_words(phrase):
     return words
 
 
-def phrase_type(phrase):
+def phrase_type(phrase: str) -> str:
     """Type of an unknown named phrase (an acronym's long form) from its head word.
 
     >>> phrase_type("Margin-aware Predictive Uncertainty"), phrase_type("off-policy evaluation")
@@ -124,20 +124,20 @@ def phrase_type(phrase):
     return CONCEPT
 
 
-def method_word_after(text, end):
+def method_word_after(text: str, end: int) -> bool:
     """Whether a method word follows a bracketed acronym: "Tree-of-Question (ToQ) method"."""
     m = _HEAD_AFTER.match(text, end)
     return m is not None and m.group(1) in _METHOD_CUES
 
 
-def spells(entry, long_form):
+def spells(entry: Entry, long_form: str) -> bool:
     """Whether a long form is one of the entry's names but for a plural "s" ("Mixture of
     expert" for mixture of experts)."""
     key = stem_key(long_form)
     return any(stem_key(name) == key for name in entry.names)
 
 
-def suffix_type(phrase, lexicon):
+def suffix_type(phrase: str, lexicon: Lexicon) -> str | None:
     """Type of the longest known Method/Task that ends the head of an unknown phrase
     ("Agentic reinforcement learning" is a Method because reinforcement learning is; "an
     agent for multi-view clustering" is not a Task)."""
@@ -149,14 +149,14 @@ def suffix_type(phrase, lexicon):
     return None
 
 
-def ends_in_known_method(name, lexicon):
+def ends_in_known_method(name: str, lexicon: Lexicon) -> bool:
     """Whether a several-word name ends in a known method ("Dudley GAN", "Cascading DQN")."""
     head = name.rsplit(" ", 1)
     entry = lexicon.lookup_as_written(head[1]) if len(head) == 2 else None
     return entry is not None and entry.type == METHOD
 
 
-def named_phrase_type(phrase):
+def named_phrase_type(phrase: str) -> str:
     """A capitalised phrase is a Method unless its head says Dataset/Benchmark/Metric, or
     says it is an event (IGNORE: "Shared Tasks", "Workshop")."""
     if phrase.rsplit(" ", 1)[-1].lower() in _EVENT_HEADS:
@@ -189,7 +189,7 @@ _DATA_BEFORE = re.compile(
 )
 
 
-def coined_type(text, start, end, lexicon):
+def coined_type(text: str, start: int, end: int, lexicon: Lexicon) -> str:
     """A coined name's type from its context: the words around it (as for proposals), else
     Dataset right after "evaluated on"-style prepositions ("results on WSJ45") or in
     brackets after data ("fundus images (FairGenMed)"), else a known measure or collection
@@ -241,7 +241,7 @@ def _words_of_its_phrase(after):
     return words
 
 
-def proposal_type(sentence, start, end):
+def proposal_type(sentence: str, start: int, end: int) -> str:
     """Dataset/Benchmark/Metric when the words around a proposed name say so (four words
     after it: "X, a program synthesis benchmark"; five before it: "a new metric, X"), unless
     a method word comes first ("X, a method for dataset distillation"); Task for "a task
@@ -278,7 +278,7 @@ _APPOSITION_AFTER = re.compile(r"\)?\s*,\s*(?:a|an)\s+")
 _HEAD_AFTER = re.compile(r"\)? ([a-z]+)")
 
 
-def apposition_type(text, end):
+def apposition_type(text: str, end: int) -> str | None:
     """The type an apposition or a head word right after a name (or its bracketed acronym)
     gives it: "UniAPL (...), a novel framework" is a Method and "Pointer Value Retrieval
     (PVR) benchmark" a Benchmark, whatever their long forms end in; or None.

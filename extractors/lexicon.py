@@ -12,9 +12,11 @@ ordinary words); ``family`` marks model families whose versioned and sized names
 """
 
 import json
+import os
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from kg.extractors.names import name_key, plural
 from kg.extractors.records import IGNORE, TYPE_NAMES
@@ -34,7 +36,7 @@ class Entry:
     cased: bool = False
 
     @property
-    def names(self):
+    def names(self) -> tuple[str, ...]:
         return (self.canonical,) + self.aliases
 
 
@@ -42,17 +44,17 @@ class Entry:
 class Lexicon:
     """Entries by canonical name, and a lookup from normalised surface form to entry."""
 
-    entries: dict = field(default_factory=dict)
-    by_key: dict = field(default_factory=dict)
+    entries: dict[str, Entry] = field(default_factory=dict)
+    by_key: dict[str, Entry] = field(default_factory=dict)
 
-    def add(self, entry):
+    def add(self, entry: Entry) -> None:
         if entry.canonical in self.entries:
             raise ValueError(f"duplicate canonical {entry.canonical!r}")
         self.entries[entry.canonical] = entry
         for name in entry.names:
             self.by_key.setdefault(name_key(name), entry)
 
-    def lookup(self, surface):
+    def lookup(self, surface: str) -> Entry | None:
         """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
 
         Plural surface forms ("Transformers", "SVMs") fall back to their singular.
@@ -63,7 +65,7 @@ class Lexicon:
             entry = self.by_key.get(key[:-1])
         return entry
 
-    def lookup_as_written(self, surface):
+    def lookup_as_written(self, surface: str) -> Entry | None:
         """The entry a surface form names, with its case where the gazetteer would need it
         ("RACE" names the dataset, "Race" does not), or None."""
         entry = self.lookup(surface) if surface else None
@@ -82,7 +84,7 @@ class Lexicon:
         )
 
 
-def parse_entry(obj, where):
+def parse_entry(obj: object, where: str) -> Entry:
     """An :class:`Entry` from one decoded JSON line; ValueError naming ``where`` if bad."""
     if not isinstance(obj, dict):
         raise ValueError(f"{where}: entry is not an object")
@@ -109,7 +111,7 @@ def parse_entry(obj, where):
     )
 
 
-def load_lexicon(path=LEXICON_PATH):
+def load_lexicon(path: str | os.PathLike[str] = LEXICON_PATH) -> Lexicon:
     """Read and check the lexicon; raises ValueError naming the file and line of a bad entry."""
     lexicon = Lexicon()
     with open(path, encoding="utf-8") as fh:
@@ -137,7 +139,7 @@ def load_lexicon(path=LEXICON_PATH):
     return lexicon
 
 
-def is_cased(name):
+def is_cased(name: str) -> bool:
     """Whether a name must match with its case: all-capital names (MATH, PAIR, BEHAVIOR)
     and short names with inner capitals (ZeRO, mAP) would otherwise match ordinary words.
 
@@ -166,11 +168,11 @@ def _pluralisable(name):
     )
 
 
-def phrase_patterns(lexicon):
+def phrase_patterns(lexicon: Lexicon) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
     pattern's id is the entry's canonical name."""
-    cased: list[dict[str, str]] = []
-    lower: list[dict[str, str]] = []
+    cased: list[dict[str, Any]] = []
+    lower: list[dict[str, Any]] = []
     seen: set[tuple[str, bool]] = set()
     for entry in lexicon.entries.values():
         for name in entry.names:

@@ -10,12 +10,14 @@ new chunk. Text with other whitespace goes to it as it is.
 """
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import chain
 from typing import cast
 
 import numpy
 from spacy.attrs import ORTH, SPACY
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 #: ``doc.user_data`` key of the input text (``Doc.text`` rebuilds it token by token).
@@ -24,7 +26,7 @@ TEXT_KEY = "text"
 MAX_CACHED_CHUNKS = 500_000
 
 
-def single_spaced(text):
+def single_spaced(text: str) -> bool:
     """Whether the only whitespace of a non-empty text is single spaces between chunks.
 
     >>> single_spaced("We use BERT."), single_spaced("two  spaces"), single_spaced("a\\nb")
@@ -40,7 +42,7 @@ _OPENINGS = frozenset('(["')
 _CLOSINGS = frozenset(",;:)")
 
 
-def plain_word_tokens(chunk, special_cases):
+def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
     """The tokens of a chunk that is an ASCII word, or words joined by hyphens, with at most
     an opening bracket or quote before it or one punctuation mark after it (a full stop only
     after a lowercase letter), as spaCy's English tokenizer makes them; None for any other
@@ -81,7 +83,7 @@ _EMOTICON_START = re.compile(r"[:;=][()\[\]\-|*^]")
 
 
 @lru_cache(maxsize=256)
-def space_flags(n):
+def space_flags(n: int) -> tuple[bool, ...]:
     """Trailing-space flags of a chunk's ``n`` tokens: only its last token has one.
 
     >>> space_flags(3)
@@ -96,13 +98,13 @@ class ChunkCachingTokenizer:
     The cache holds lexeme ids, so it must not outlive their lexemes: no ``memory_zone``.
     """
 
-    def __init__(self, tokenizer):
+    def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
         self.vocab = tokenizer.vocab
-        self._orths = {}
+        self._orths: dict[str, tuple[int, ...]] = {}
         self._special_cases = tokenizer.rules or {}
 
-    def __call__(self, text):
+    def __call__(self, text: str) -> Doc:
         if not single_spaced(text) or "''" in text:  # see _EMOTICON_START
             doc = self.tokenizer(text)
             doc.user_data[TEXT_KEY] = text
@@ -122,7 +124,7 @@ class ChunkCachingTokenizer:
         spaces[-1] = False
         return Doc(
             self.vocab,
-            words=list(chain.from_iterable(pieces)),
+            words=list(chain.from_iterable(pieces)),  # type: ignore[arg-type]  # lexeme ids
             spaces=spaces,
             user_data={TEXT_KEY: text},
         )

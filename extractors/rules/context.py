@@ -1,7 +1,9 @@
 """The words around an offset, and which of them may modify a head word (shared by the rules)."""
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from kg.extractors.rules.sentences import sentence_start
 from kg.extractors.words import word_set
@@ -18,7 +20,7 @@ WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
-def word_window(text, end, width):
+def word_window(text: str, end: int, width: int) -> int:
     """Where to search for "word " ending at ``end`` within ``width`` characters: from the
     space before that word, as no such word reaches past it (searching a window of
     ``width`` characters tries a look-behind pattern at every one of them).
@@ -29,7 +31,7 @@ def word_window(text, end, width):
     return max(end - width, text.rfind(" ", 0, max(0, end - 1)) + 1)
 
 
-def words_before(sentence, end, limit=4):
+def words_before(sentence: str, end: int, limit: int = 4) -> list[tuple[str, int, int]]:
     """(word, start, end) of up to ``limit`` words that end at or before ``end`` (read from
     90 characters before it). A 50-character window is tried first: past its first word,
     which may be cut short, its words are those of the longer window."""
@@ -51,7 +53,7 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 
 
 @lru_cache(maxsize=1 << 16)
-def is_modifier(word, previous=""):
+def is_modifier(word: str, previous: str = "") -> bool:
     """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
     a participle ("delayed") only right after an article."""
     low = word.lower()
@@ -89,7 +91,9 @@ def is_modifier(word, previous=""):
 _VERB_SIGNALS = word_set("verb_signals")
 
 
-def modifiers_start(sentence, words, head, *, lead=False):
+def modifiers_start(
+    sentence: str, words: list[tuple[str, int, int]], head: int, *, lead: bool = False
+) -> int:
     """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
     joined by single spaces, none a stop word, verb or evaluative adjective)."""
     first = head
@@ -110,10 +114,10 @@ def modifiers_start(sentence, words, head, *, lead=False):
     return first
 
 
-def outermost(spans):
+def outermost[S: tuple[Any, ...]](spans: Iterable[S]) -> list[S]:
     """The spans not inside another (by their first two fields, start and end)."""
     spans = sorted(set(spans), key=lambda s: (s[0], -s[1], s[2:]))
-    kept: list[tuple[int, ...]] = []
+    kept: list[S] = []
     for s in spans:
         if kept and s[0] < kept[-1][1]:
             continue

@@ -21,7 +21,7 @@ _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
 _METRIC_HEAD = word_start_regexes(r"(?i:rate|ratio|score|accuracy|gap)\b")
 
 
-def metric_spans(sentence):
+def metric_spans(sentence: str) -> list[tuple[int, int]]:
     """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
     ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
 
@@ -76,7 +76,7 @@ _VALUE_AFTER = re.compile(
 )
 
 
-def measured_value_spans(sentence):
+def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
     """Quantities reported with values: "raised total utility (3.20 to 3.90)", "semantic
     similarity from 0.788 to 0.862" (one to three words before the values).
 

@@ -48,7 +48,7 @@ _HEAD_WORDS = (
 
 
 @lru_cache(maxsize=1 << 16)
-def is_name_shaped(word):
+def is_name_shaped(word: str) -> bool:
     """A word that looks like a coined name: a part (between hyphens) with capitals after
     its first letter, or letters mixed with digits (OrderDP, SelecMix, CG2A, TALE-EP), but
     not a generic acronym nor a hyphenated pair of capitalised words (Block-Recurrent).
@@ -89,7 +89,7 @@ _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
 _ACRONYM_MARKED = re.compile(r"[a-z]{2,}[A-Z][a-z]*")
 
 
-def is_acronym_marked(word):
+def is_acronym_marked(word: str) -> bool:
     """Whether a word's one capital marks a letter of an acronym ("with guIded REwrite"),
     rather than the word being a name: one capital inside a lowercase word, not after a
     single letter ("iNaturalist", "iGibson" are names). Known names ("celebA") are looked
@@ -133,7 +133,7 @@ def _head_words(text):
     return sorted(found)
 
 
-def headed_name_spans(sentence):
+def headed_name_spans(sentence: str) -> list[tuple[int, int, str]]:
     """Names typed by the word after them: "the Big-Math dataset", "SWE-bench benchmark",
     "the Community Alignment dataset" (capitalised words before the head join the name).
 
@@ -215,7 +215,7 @@ _NON_SPACE = re.compile(r"\S+")
 _LEADING_FUNCTION_WORDS = word_set("leading_function_words")
 
 
-def title_case_spans(sentence):
+def title_case_spans(sentence: str) -> list[tuple[int, int]]:
     """Runs of two or more capitalised words, with small connecting words inside
     ("Gradient Agreement Solver", "Divide-and-Conquer Sampling"); not at the very start
     of a sentence unless the run is three words or longer, nor inside brackets or quotes.
@@ -253,7 +253,7 @@ def title_case_spans(sentence):
     return found
 
 
-def coined_name_spans(sentence):
+def coined_name_spans(sentence: str) -> list[tuple[int, int]]:
     """Single coined names anywhere in a sentence (SelecMix, TALE-EP, CG2A).
 
     A name right after "[" is a citation key ([ZRKB21]), not a coined name.
@@ -272,7 +272,7 @@ def coined_name_spans(sentence):
     return found
 
 
-def name_candidates(text):
+def name_candidates(text: str) -> list[tuple[int, int]]:
     """(start, end) of the words that may be coined names: starting with a letter and
     holding a capital or digit after it.
 
@@ -317,7 +317,7 @@ _WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|ai|edu)\b|^(?:https?|www)\b|^r/"
 _NUMBERED_NAME = re.compile(r"(.*?)(\d+[A-Za-z]?)$")
 
 
-def slash_parts(word):
+def slash_parts(word: str) -> list[tuple[int, int, str]]:
     """The names a slash joins, as (start, end, name) within ``word``; a bare number
     after the slash takes the first name's stem ("CIFAR-10/100" names CIFAR-100).
 

@@ -50,7 +50,7 @@ _NAMING = re.compile(
 )
 
 
-def proposal_triggers(text):
+def proposal_triggers(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, naming) of the proposal and naming triggers of ``text`` ("we propose",
     "called"; ``naming`` for the latter), in text order. None crosses a sentence end, so
     those of a whole abstract serve each of its sentences.
@@ -107,7 +107,9 @@ _OUR_OWN_BEFORE = re.compile(
 _NAME_TOKEN = re.compile(r"(?<![\w\-/.])[A-Za-z][\w\-+./]*\w|(?<![\w\-/.])[A-Z]\b")
 
 
-def proposal_spans(sentence, triggers=None):
+def proposal_spans(
+    sentence: str, triggers: list[tuple[int, int, bool]] | None = None
+) -> list[tuple[int, int]]:
     """Names a sentence introduces as the paper's own: after "we propose/introduce/..." or
     "called/named X", or "X, a novel framework ..." at the start. ``triggers`` are the
     sentence's ``proposal_triggers`` (found here when None; with none, only the latter is
@@ -217,7 +219,7 @@ def _clause_end(sentence, start):
     return len(sentence) if end < 0 else end
 
 
-def is_proposal_context(sentence, start):
+def is_proposal_context(sentence: str, start: int) -> bool:
     """Whether offset ``start`` follows a "we propose/introduce ..." trigger in its clause.
 
     >>> s = "We introduce X and use Y."
@@ -253,7 +255,7 @@ def is_proposal_context(sentence, start):
 _RELATIVE = re.compile(r"\b(?:which|that|by|whose|where|when|how|to)\b")
 
 
-def introduced_here(sentence, start, words=5):
+def introduced_here(sentence: str, start: int, words: int = 5) -> bool:
     """Whether a name at ``start`` is introduced right there: at most ``words`` words after
     a "we propose/introduce" or "called" trigger, with no punctuation or relative clause
     between ("We propose a simple yet effective method X", "a method called X"; not "We
@@ -301,7 +303,7 @@ _MEASURE_CUES = re.compile(
 )
 
 
-def definition_spans(sentence):
+def definition_spans(sentence: str) -> list[tuple[int, int, str]]:
     """Lowercase names a paper defines with an apposition: "We formalize cost-of-pass, the
     expected monetary cost of ...". Typed Metric when the apposition describes a measure.
 

@@ -24,7 +24,7 @@ _NO_SPLIT_BEFORE = (
 )
 
 
-def sentence_bounds(text):
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
     """(start, end) character spans of the sentences of ``text``: a split after . ! or ?
     and whitespace before a capital, digit or markup, not after abbreviations (e.g., et al.).
 
@@ -57,7 +57,7 @@ def _single_initial(text, end):
 _MATH = re.compile(r"\$[^$]*\$")
 
 
-def mask_math(sentence):
+def mask_math(sentence: str) -> str:
     """The sentence with LaTeX math ($...$) blanked out, offsets unchanged.
 
     >>> mask_math("a $x_T$ b")
@@ -68,7 +68,7 @@ def mask_math(sentence):
     return _MATH.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
-def sentence_start(text, start):
+def sentence_start(text: str, start: int) -> bool:
     """Whether ``start`` begins a sentence (or a clause after a colon)."""
     before = text[max(0, start - 4) : start].rstrip(" *_")
     return not before or before[-1] in ".:!?"

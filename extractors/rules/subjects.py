@@ -21,7 +21,7 @@ _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
 _PLAIN_WORD = re.compile(r"[\w\-]+")
 
 
-def opening_subject_span(sentence):
+def opening_subject_span(sentence: str) -> tuple[int, int] | None:
     """The short noun phrase an opening sentence is about ("Annotator disagreement is ...",
     "Detecting AI-generated images remains ..."): at most five words before the verb.
 

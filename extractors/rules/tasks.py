@@ -92,7 +92,7 @@ _GERUND_OBJECT = re.compile(
 _GERUND_LEFT = re.compile(r"(?:\b(?:for|of|in|on|at|to)|[.!?]) $")
 
 
-def gerund_task_spans(text):
+def gerund_task_spans(text: str) -> list[tuple[int, int, str]]:
     """Tasks named by a task verb and its object, at a sentence start or after a
     preposition, as (start, end, task name): "Detecting AI-generated images" is
     AI-generated image detection.
@@ -138,7 +138,7 @@ _MODIFIER_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-]*)$")
 _JOINED_MODIFIER = re.compile(r" (?:and|or) ([A-Za-z][\w\-]*) ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?")
 
 
-def shared_head_phrases(text):
+def shared_head_phrases(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """The first of two modifiers that share a head, as (start, end, phrases): "math and
     scientific reasoning" names math reasoning at "math". ``phrases`` are the modifier
     with the first two words after the second modifier, then with the first one, for the
@@ -191,7 +191,7 @@ def _modifier_pair(text, first, start, second):
     )
 
 
-def task_spans(sentence):
+def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
     """Task phrases: up to three modifiers before a task head ("multi-view clustering"),
     and "the X task/problem" (third item True for these).
 
