@@ -7,7 +7,6 @@ from kg.extractors.find import SPANS_KEY
 from kg.extractors.names import task_canonical
 from kg.extractors.pipeline import build_nlp, extract_mentions
 from kg.extractors.records import PaperRecord
-from kg.extractors.workers import WorkerPool
 
 ABSTRACT = (
     "Off-policy evaluation (OPE) is a core problem. "
@@ -86,26 +85,6 @@ def test_generic_phrases_are_not_entities(nlp):
         "results in extensive experiments."
     )
     assert doc._.mentions == []
-
-
-def test_extract_mentions_streams_in_order_on_one_or_two_workers():
-    records = [
-        PaperRecord(abstract=f"Paper {i} uses BERT and CIFAR-10.", source="t", index=i)
-        for i in range(30)
-    ] + [PaperRecord(abstract=ABSTRACT, source="t", index=30)]
-    one = list(extract_mentions(records))
-    two = list(extract_mentions(iter(records), workers=2))
-    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
-    assert [ms for _, ms in one] == [ms for _, ms in two]
-    assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
-
-
-def test_a_pool_waits_until_every_worker_has_its_pipeline():
-    with WorkerPool(2) as pool:
-        # a worker takes calls only once its initializer has built the pipeline
-        assert pool.wait_until_ready() == set(pool._pool._processes)
-        record = PaperRecord(abstract="We use BERT.", source="t", index=0)
-        assert [m.canonical for _, ms in pool.extract([record]) for m in ms] == ["BERT"]
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,13 @@ import pytest
 
 from kg.extractors.kinds import collection_type, phrase_type
 from kg.extractors.rules.metrics import measured_value_spans, metric_spans
-from kg.extractors.rules.names import coined_name_spans, headed_name_spans, is_name_shaped, name_candidates, title_case_spans
+from kg.extractors.rules.names import (
+    coined_name_spans,
+    headed_name_spans,
+    is_name_shaped,
+    name_candidates,
+    title_case_spans,
+)
 from kg.extractors.rules.proposals import is_proposal_context, proposal_spans
 from kg.extractors.rules.sentences import mask_math, sentence_bounds
 from kg.extractors.rules.subjects import opening_subject_span
@@ -195,9 +201,7 @@ def test_title_case_spans(sentence, expected):
     ],
 )
 def test_shared_head_phrases(sentence, expected):
-    assert [
-        (sentence[a:b], phrases) for a, b, phrases in shared_head_phrases(sentence)
-    ] == expected
+    assert [(sentence[a:b], phrases) for a, b, phrases in shared_head_phrases(sentence)] == expected
 
 
 def test_coined_name_spans():
