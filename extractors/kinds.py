@@ -25,26 +25,14 @@ from kg.extractors.words import word_set
 TASK_HEADS = word_set("task_heads")
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = word_set("dataset_heads")
-
-
 BENCHMARK_HEADS = word_set("benchmark_heads")
-
-
 METRIC_HEADS = word_set("metric_heads")
-
-
 #: Heads of named ideas that are not entities of the graph's typed kinds.
 CONCEPT_HEADS = word_set("concept_heads")
-
-
 #: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
 LONG_FORM_TASK_HEADS = TASK_HEADS | word_set("long_form_task_heads")
-
-
 #: Heads that make a phrase a method rather than a task.
 METHOD_HEADS = word_set("method_heads")
-
-
 _COLLECTION_WORD = re.compile(
     r"\b(benchmarks?|datasets?|data sets?|corpus|corpora)\b", re.IGNORECASE
 )
@@ -166,17 +154,9 @@ def named_phrase_type(phrase: str) -> str:
 
 
 _EVENT_HEADS = word_set("event_heads")
-
-
 _METHOD_CUES = word_set("method_cues")
-
-
 _METRIC_CUES = {"metric", "metrics", "measure", "measures", "score", "criterion", "index"}
-
-
 _TASK_CUES = {"task", "tasks", "problem"}
-
-
 _EVALUATED_ON = re.compile(
     r"(?<!based )(?<!built )(?<!relies )(?<!rely )(?<!focus )"
     r"(?<!depends )(?<!depend )\b(?:on|across)(?: the)? $"
@@ -209,11 +189,7 @@ def coined_type(text: str, start: int, end: int, lexicon: Lexicon) -> str:
 
 
 _LOWER_WORDS = re.compile(r"[a-z\-]+")
-
-
 _ARTICLES = {"a", "an", "the"}
-
-
 #: Words after a name that start another phrase ("X on the Y benchmark").
 _PHRASE_STOPS = word_set("phrase_stops")
 
@@ -273,8 +249,6 @@ def _cue_type(words):
 
 
 _APPOSITION_AFTER = re.compile(r"\)?\s*,\s*(?:a|an)\s+")
-
-
 _HEAD_AFTER = re.compile(r"\)? ([a-z]+)")
 
 

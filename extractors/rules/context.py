@@ -9,14 +9,8 @@ from kg.extractors.rules.sentences import sentence_start
 from kg.extractors.words import word_set
 
 TASK_HEADS = word_set("task_heads")
-
-
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
-
 WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")
-
-
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]")
 
 
@@ -44,11 +38,7 @@ def words_before(sentence: str, end: int, limit: int = 4) -> list[tuple[str, int
 
 
 _ING_NOUNS = word_set("ing_nouns")
-
-
 _ED_ADJECTIVES = word_set("ed_adjectives")
-
-
 _ADJECTIVES = word_set("evaluative_adjectives")
 
 

@@ -8,16 +8,10 @@ from kg.extractors.words import word_set
 
 TASK_HEADS = word_set("task_heads")
 _GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
-
-
 _NOT_METRIC_MODIFIERS = word_set("not_metric_modifiers")
-
-
 #: Endings of adjectives, which right before the head describe a rate or gap rather than
 #: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
 _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
-
-
 _METRIC_HEAD = word_start_regexes(r"(?i:rate|ratio|score|accuracy|gap)\b")
 
 

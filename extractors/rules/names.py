@@ -12,26 +12,14 @@ from kg.extractors.words import word_set
 
 BENCHMARK_HEADS = word_set("benchmark_heads")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
-
 _NON_NAMES = word_set("non_names")
-
-
 #: A word's characters; a word starts at a letter after any other character or a "+".
 _NAME_CHARACTERS = re.compile(r"[\w\-+./]*")
-
-
 #: A capital or digit inside a word: the sign of a possible coined name, found fast since
 #: the pattern starts with a character class that skips lowercase text.
 _INNER_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9](?<=[\w\-+./].)")
-
-
 _CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
-
-
 _ASCII_LETTERS = frozenset(string.ascii_letters)
-
-
 _HEAD_WORDS = (
     "benchmark",
     "dataset",
@@ -84,8 +72,6 @@ def is_name_shaped(word: str) -> bool:
 
 
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
-
-
 _ACRONYM_MARKED = re.compile(r"[a-z]{2,}[A-Z][a-z]*")
 
 
@@ -103,8 +89,6 @@ def is_acronym_marked(word: str) -> bool:
 
 #: Two sentences glued by a missing space ("synergy.We").
 _GLUED = re.compile(r"^[a-z]+\.[A-Z][a-z]")
-
-
 #: Math whose LaTeX backslashes were lost on the way ("sqrtT", "mathcalO", "frac1T").
 _BARE_LATEX = re.compile(
     r"(?:sqrt|frac|d?tilde|widetilde|hat|widehat|bar|overline|"
@@ -181,12 +165,8 @@ def headed_name_spans(sentence: str) -> list[tuple[int, int, str]]:
 
 
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
-
-
 #: A language pair written with two-letter codes ("EN-DE", "zh-en").
 _LANGUAGE_PAIR = re.compile(r"[A-Za-z]{2}-[A-Za-z]{2}")
-
-
 _CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}
 
 
@@ -209,8 +189,6 @@ _TITLE_RUN = re.compile(
 
 
 _NON_SPACE = re.compile(r"\S+")
-
-
 #: Words that may open a capitalised run without being part of the name in it.
 _LEADING_FUNCTION_WORDS = word_set("leading_function_words")
 
@@ -312,8 +290,6 @@ def _word_starts(text, start, end):
 
 
 _WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|ai|edu)\b|^(?:https?|www)\b|^r/")
-
-
 _NUMBERED_NAME = re.compile(r"(.*?)(\d+[A-Za-z]?)$")
 
 

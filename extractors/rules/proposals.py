@@ -13,8 +13,6 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 _LEADING_FUNCTION_WORDS = word_set("leading_function_words")
 _NON_NAMES = word_set("non_names")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
-
 _PROPOSE = re.compile(
     word_start_ignorecase({"w": "e", "t": "his (?:paper|work|study)", "o": "ur (?:paper|work)"})
     + r"(?i:\s+(?:\w+\s+){0,2}?"
@@ -30,15 +28,9 @@ _PROPOSE = re.compile(
 #: "We draw new links ... and introduce X": a trigger whose subject is far back (a regex
 #: of its own: starting with a literal, it is scanned fast).
 _AND_PROPOSE = re.compile(r"and(?<!\wand) (?:then |further |also )?(?:propose|introduce)\b")
-
-
 _PROPOSALS = (_PROPOSE, _AND_PROPOSE)
-
-
 #: The naming triggers ("a method called X"), lowercase.
 NAMING_WORDS = ("called", "coined", "named", "namely", "termed", "dubbed", "denoted")
-
-
 _NAMING = re.compile(
     word_start_ignorecase(
         {
@@ -207,8 +199,6 @@ def _named_right_after(sentence, trigger_end, start, word):
 
 #: Endings of words that describe rather than name ("Bayesian", "Lexical").
 _ADJECTIVE_SUFFIXES = ("ian", "al", "ic", "ive", "ous", "ed", "ing")
-
-
 #: The capitalised words that continue a title-case name ("Key| Point Analysis").
 _TITLE_WORDS = re.compile(r"(?: (?:(?:of|for|the|in|on|to|with) )?[A-Z][\w\-]*)*")
 

@@ -4,8 +4,6 @@ import re
 
 #: A sentence end: its punctuation mark, then the gap to the next sentence.
 _SENTENCE_END = re.compile(r"[.!?][\"”')\]]*\s+(?=[\"“(\[]*[A-Z0-9$\\*])")
-
-
 _NO_SPLIT_BEFORE = (
     "e.g.",
     "i.e.",

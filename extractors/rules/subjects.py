@@ -7,17 +7,9 @@ from kg.extractors.words import word_set
 
 _ADJECTIVES = word_set("evaluative_adjectives")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
-
 _SUBJECT_VERBS = word_set("subject_verbs")
-
-
 _GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
-
-
 _PLAIN_PHRASE = re.compile(r"[\w\-]+(?: [\w\-]+)*")
-
-
 _PLAIN_WORD = re.compile(r"[\w\-]+")
 
 

@@ -17,20 +17,12 @@ from kg.extractors.words import word_set
 
 _ADJECTIVES = word_set("evaluative_adjectives")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-
-
 #: Head nouns of task phrases ("out-of-distribution detection").
 TASK_HEADS = word_set("task_heads")
-
-
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
 _NOT_TASK_NAMES = word_set("not_task_names")
-
-
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
-
-
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 
 
@@ -78,8 +70,6 @@ GERUND_TASK_NOUNS = {
 
 #: A word ending in "ing", found by its ending (a literal the regex engine finds quickly).
 _ING_WORD = re.compile(r"ing\b")
-
-
 #: The object after a task verb: one to three words, then a clause boundary.
 _GERUND_OBJECT = re.compile(
     r"((?: [A-Za-z][\w\-]*){1,3}?)"
@@ -132,8 +122,6 @@ def gerund_task_spans(text: str) -> list[tuple[int, int, str]]:
 
 #: The word before " and "/" or ": a modifier that may share the head after the joiner.
 _MODIFIER_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-]*)$")
-
-
 #: A joiner, then the second modifier and one or two words of the shared head.
 _JOINED_MODIFIER = re.compile(r" (?:and|or) ([A-Za-z][\w\-]*) ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?")
 
@@ -233,8 +221,6 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
 #: Task heads that alone, as in "generation tasks", name no task one could share with
 #: another paper ("classification", "translation" and "reasoning tasks" still do).
 _BARE_GENERIC_HEADS = word_set("bare_generic_task_heads")
-
-
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
 _TASK_WORD = word_start_regexes(trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])", "a-z")
