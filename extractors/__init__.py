@@ -1,0 +1,1 @@
+"""The extraction side of kg: listings in, typed entity mentions with evidence out."""

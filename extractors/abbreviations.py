@@ -69,15 +69,15 @@ class Abbreviation:
     long_start: int
 
     @property
-    def short_end(self):
+    def short_end(self) -> int:
         return self.short_start + len(self.short)
 
     @property
-    def long_end(self):
+    def long_end(self) -> int:
         return self.long_start + len(self.long)
 
 
-def is_short_form(candidate):
+def is_short_form(candidate: str) -> bool:
     """Schwartz–Hearst's test for a short form: 2–10 characters, at most two words,
     starting with a letter or digit and holding at least one capital letter.
 
@@ -97,7 +97,7 @@ def is_short_form(candidate):
     return sum(c.isalpha() for c in candidate) >= 2
 
 
-def best_long_form(short, words):
+def best_long_form(short: str, words: list[str]) -> int | None:
     """Index into ``words`` where the long form of ``short`` starts, or None.
 
     Characters of the short form are matched right to left through the words; the first
@@ -112,25 +112,25 @@ def best_long_form(short, words):
     """
     text = " ".join(words)
     s = len(short) - 1
-    l = len(text) - 1
+    at = len(text) - 1
     lowered_short, lowered_text = short.lower(), text.lower()
     while s >= 0:
         c = lowered_short[s]
         if not c.isalnum():
             s -= 1
             continue
-        l = lowered_text.rfind(c, 0, l + 1)
-        while s == 0 and l > 0 and text[l - 1].isalnum():
-            l = lowered_text.rfind(c, 0, l)
-        if l < 0:
+        at = lowered_text.rfind(c, 0, at + 1)
+        while s == 0 and at > 0 and text[at - 1].isalnum():
+            at = lowered_text.rfind(c, 0, at)
+        if at < 0:
             return None
-        l -= 1
+        at -= 1
         s -= 1
-    start_char = text.rfind(" ", 0, l + 1) + 1
+    start_char = text.rfind(" ", 0, at + 1) + 1
     return text.count(" ", 0, start_char)
 
 
-def find_abbreviations(text):
+def find_abbreviations(text: str) -> list[Abbreviation]:
     """Every "long form (SHORT)" definition in ``text``.
 
     >>> [(a.long, a.short) for a in find_abbreviations(

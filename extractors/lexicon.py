@@ -6,22 +6,22 @@ Each line of ``extractors/data/lexicon.jsonl`` is one entry::
      "aliases": ["MultiNLI", "Multi-Genre Natural Language Inference"], "part_of": ["GLUE"]}
 
 ``type`` is an entity type, or ``Ignore`` for generic names the rules must not turn into
-entities (LLM, GPU). ``cased`` entries match only with their case (names that are also ordinary words);
-``family`` marks model families whose versioned and sized names
+entities (LLM, GPU). ``cased`` entries match only with their case (names that are also
+ordinary words); ``family`` marks model families whose versioned and sized names
 (Llama-3-8B, ViT-B/16) are recognised by the model-name rule.
 """
 
 import json
-import unicodedata
+import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric", "Concept")
-IGNORE = "Ignore"
+from kg.extractors.names import name_key, plural
+from kg.extractors.records import IGNORE, TYPE_NAMES
+
 LEXICON_PATH = Path(str(files("kg.extractors.data"))) / "lexicon.jsonl"
-_DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Entry:
     cased: bool = False
 
     @property
-    def names(self):
+    def names(self) -> tuple[str, ...]:
         return (self.canonical,) + self.aliases
 
 
@@ -44,17 +44,17 @@ class Entry:
 class Lexicon:
     """Entries by canonical name, and a lookup from normalised surface form to entry."""
 
-    entries: dict = field(default_factory=dict)
-    by_key: dict = field(default_factory=dict)
+    entries: dict[str, Entry] = field(default_factory=dict)
+    by_key: dict[str, Entry] = field(default_factory=dict)
 
-    def add(self, entry):
+    def add(self, entry: Entry) -> None:
         if entry.canonical in self.entries:
             raise ValueError(f"duplicate canonical {entry.canonical!r}")
         self.entries[entry.canonical] = entry
         for name in entry.names:
             self.by_key.setdefault(name_key(name), entry)
 
-    def lookup(self, surface):
+    def lookup(self, surface: str) -> Entry | None:
         """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
 
         Plural surface forms ("Transformers", "SVMs") fall back to their singular.
@@ -65,7 +65,7 @@ class Lexicon:
             entry = self.by_key.get(key[:-1])
         return entry
 
-    def lookup_as_written(self, surface):
+    def lookup_as_written(self, surface: str) -> Entry | None:
         """The entry a surface form names, with its case where the gazetteer would need it
         ("RACE" names the dataset, "Race" does not), or None."""
         entry = self.lookup(surface) if surface else None
@@ -84,29 +84,15 @@ class Lexicon:
         )
 
 
-@lru_cache(maxsize=1 << 16)
-def name_key(name):
-    """Comparison key of a name: NFKC, casefolded, without hyphens, dots, underscores,
-    apostrophes and spaces.
-
-    >>> name_key("ImageNet-1k") == name_key("imagenet 1K") == name_key("ImageNet1K")
-    True
-    """
-    text = name if name.isascii() else unicodedata.normalize("NFKC", name)
-    return "".join(text.casefold().translate(_DROP).split())
-
-
-def parse_entry(obj, where):
+def parse_entry(obj: object, where: str) -> Entry:
     """An :class:`Entry` from one decoded JSON line; ValueError naming ``where`` if bad."""
     if not isinstance(obj, dict):
         raise ValueError(f"{where}: entry is not an object")
     canonical, kind = obj.get("canonical"), obj.get("type")
     if not isinstance(canonical, str) or not canonical.strip():
         raise ValueError(f"{where}: entry has no canonical name")
-    if kind not in ENTITY_TYPES + (IGNORE,):
-        raise ValueError(
-            f"{where}: type {kind!r} is not one of {', '.join(ENTITY_TYPES)}, {IGNORE}"
-        )
+    if kind not in TYPE_NAMES + (IGNORE,):
+        raise ValueError(f"{where}: type {kind!r} is not one of {', '.join(TYPE_NAMES)}, {IGNORE}")
     aliases = obj.get("aliases", [])
     part_of = obj.get("part_of", [])
     for name, value in (("aliases", aliases), ("part_of", part_of)):
@@ -125,7 +111,7 @@ def parse_entry(obj, where):
     )
 
 
-def load_lexicon(path=LEXICON_PATH):
+def load_lexicon(path: str | os.PathLike[str] = LEXICON_PATH) -> Lexicon:
     """Read and check the lexicon; raises ValueError naming the file and line of a bad entry."""
     lexicon = Lexicon()
     with open(path, encoding="utf-8") as fh:
@@ -153,7 +139,7 @@ def load_lexicon(path=LEXICON_PATH):
     return lexicon
 
 
-def is_cased(name):
+def is_cased(name: str) -> bool:
     """Whether a name must match with its case: all-capital names (MATH, PAIR, BEHAVIOR)
     and short names with inner capitals (ZeRO, mAP) would otherwise match ordinary words.
 
@@ -166,19 +152,6 @@ def is_cased(name):
     if all(c.isupper() for c in letters):
         return True
     return any(c.isupper() for c in letters[1:]) and len(letters) <= 6
-
-
-def plural(phrase):
-    """The plural of a phrase's last word ("convergence rate" -> "convergence rates").
-
-    >>> plural("convergence rate"), plural("Gaussian process"), plural("recommender policy")
-    ('convergence rates', 'Gaussian processes', 'recommender policies')
-    """
-    if phrase.endswith(("s", "x", "ch", "sh")):
-        return phrase + "es"
-    if phrase.endswith("y") and phrase[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return phrase[:-1] + "ies"
-    return phrase + "s"
 
 
 def _pluralisable(name):
@@ -195,10 +168,12 @@ def _pluralisable(name):
     )
 
 
-def phrase_patterns(lexicon):
+def phrase_patterns(lexicon: Lexicon) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
     pattern's id is the entry's canonical name."""
-    cased, lower, seen = [], [], set()
+    cased: list[dict[str, Any]] = []
+    lower: list[dict[str, Any]] = []
+    seen: set[tuple[str, bool]] = set()
     for entry in lexicon.entries.values():
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}

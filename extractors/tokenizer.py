@@ -10,11 +10,14 @@ new chunk. Text with other whitespace goes to it as it is.
 """
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import chain
+from typing import cast
 
 import numpy
 from spacy.attrs import ORTH, SPACY
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 #: ``doc.user_data`` key of the input text (``Doc.text`` rebuilds it token by token).
@@ -23,7 +26,7 @@ TEXT_KEY = "text"
 MAX_CACHED_CHUNKS = 500_000
 
 
-def single_spaced(text):
+def single_spaced(text: str) -> bool:
     """Whether the only whitespace of a non-empty text is single spaces between chunks.
 
     >>> single_spaced("We use BERT."), single_spaced("two  spaces"), single_spaced("a\\nb")
@@ -39,7 +42,7 @@ _OPENINGS = frozenset('(["')
 _CLOSINGS = frozenset(",;:)")
 
 
-def plain_word_tokens(chunk, special_cases):
+def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
     """The tokens of a chunk that is an ASCII word, or words joined by hyphens, with at most
     an opening bracket or quote before it or one punctuation mark after it (a full stop only
     after a lowercase letter), as spaCy's English tokenizer makes them; None for any other
@@ -80,7 +83,7 @@ _EMOTICON_START = re.compile(r"[:;=][()\[\]\-|*^]")
 
 
 @lru_cache(maxsize=256)
-def space_flags(n):
+def space_flags(n: int) -> tuple[bool, ...]:
     """Trailing-space flags of a chunk's ``n`` tokens: only its last token has one.
 
     >>> space_flags(3)
@@ -95,13 +98,13 @@ class ChunkCachingTokenizer:
     The cache holds lexeme ids, so it must not outlive their lexemes: no ``memory_zone``.
     """
 
-    def __init__(self, tokenizer):
+    def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
         self.vocab = tokenizer.vocab
-        self._orths = {}
+        self._orths: dict[str, tuple[int, ...]] = {}
         self._special_cases = tokenizer.rules or {}
 
-    def __call__(self, text):
+    def __call__(self, text: str) -> Doc:
         if not single_spaced(text) or "''" in text:  # see _EMOTICON_START
             doc = self.tokenizer(text)
             doc.user_data[TEXT_KEY] = text
@@ -109,15 +112,19 @@ class ChunkCachingTokenizer:
         if len(self._orths) > MAX_CACHED_CHUNKS:
             self._orths.clear()
         chunks = text.split(" ")
-        pieces = list(map(self._orths.get, chunks))
-        if None in pieces:
-            self._learn(list(dict.fromkeys(c for c, p in zip(chunks, pieces) if p is None)))
+        found = list(map(self._orths.get, chunks))
+        if None in found:
+            self._learn(
+                list(dict.fromkeys(c for c, p in zip(chunks, found, strict=True) if p is None))
+            )
             pieces = list(map(self._orths.__getitem__, chunks))
+        else:
+            pieces = cast(list[tuple[int, ...]], found)
         spaces = list(chain.from_iterable(map(space_flags, map(len, pieces))))
         spaces[-1] = False
         return Doc(
             self.vocab,
-            words=list(chain.from_iterable(pieces)),
+            words=list(chain.from_iterable(pieces)),  # type: ignore[arg-type]  # lexeme ids
             spaces=spaces,
             user_data={TEXT_KEY: text},
         )
@@ -145,6 +152,6 @@ class ChunkCachingTokenizer:
         orths = table[:, 0].tolist()
         ends = (numpy.flatnonzero(table[:, 1]) + 1).tolist() + [len(orths)]
         start = 0
-        for chunk, end in zip(chunks, ends):
+        for chunk, end in zip(chunks, ends, strict=False):
             self._orths[chunk] = tuple(orths[start:end])
             start = end

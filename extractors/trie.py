@@ -5,11 +5,13 @@ a trie-shaped pattern tries only the branches that share the characters read so 
 """
 
 import re
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 _END = ""
 
 
-def trie_regex(words, *, not_after=None):
+def trie_regex(words: Iterable[str], *, not_after: str | None = None) -> str:
     """A regex (string) matching any of ``words``, the longest word first where several
     match at one position (as ``"|".join(sorted(words, key=len, reverse=True))`` would).
 
@@ -22,7 +24,7 @@ def trie_regex(words, *, not_after=None):
     >>> re.findall(trie_regex(["GPT", "GPT-4"], not_after=r"\\w"), "GPT-4 xGPT GPT")
     ['GPT-4', 'GPT']
     """
-    root = {}
+    root: dict[str, Any] = {}
     for word in words:
         if not word:
             raise ValueError("trie_regex: words must not be empty")
@@ -34,7 +36,7 @@ def trie_regex(words, *, not_after=None):
     return _alternatives(root, guard)
 
 
-def _alternatives(node, guard=""):
+def _alternatives(node: dict[str, Any], guard: str = "") -> str:
     """The pattern for the continuations below ``node`` ("" at a leaf). A word ending at
     ``node`` makes them optional, after the longer words: greedy ``?`` tries them first."""
     branches = [
@@ -53,7 +55,7 @@ def _alternatives(node, guard=""):
 _CASE_EQUIVALENTS = {"i": "İı", "s": "ſ", "k": "K"}
 
 
-def word_start_ignorecase(branches):
+def word_start_ignorecase(branches: dict[str, str]) -> str:
     """A regex for case-insensitive phrases that start a word, as ``\\b(?i:...)`` would
     match them; ``branches`` maps each first letter to the (case-insensitive) pattern of
     the rest. The word-start check follows the first letter, so that ``re`` can skip
@@ -69,7 +71,9 @@ def word_start_ignorecase(branches):
     return "(?:" + "|".join(alternatives) + ")"
 
 
-def word_start_regexes(pattern, not_after=r"\w"):
+def word_start_regexes(
+    pattern: str, not_after: str = r"\w"
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Two regexes for ``(?<![not_after])(pattern)``, which ``re`` scans slowly as it tries the
     look-behind at every position: one for a match at the start of a text, one for a match
     after a character of ``[^not_after]``, which ``re`` jumps to. Group 1 is the pattern in
@@ -83,7 +87,13 @@ def word_start_regexes(pattern, not_after=r"\w"):
     return re.compile(f"({pattern})"), re.compile(f"[^{not_after}]({pattern})")
 
 
-def word_start_matches(first, after, text, pos=0, endpos=None):
+def word_start_matches(
+    first: re.Pattern[str],
+    after: re.Pattern[str],
+    text: str,
+    pos: int = 0,
+    endpos: int | None = None,
+) -> Iterator[re.Match[str]]:
     """The matches of a pair of ``word_start_regexes`` in ``text[pos:endpos]`` (a match at
     ``pos`` counts only at the text's start or after a character of ``[^not_after]``)."""
     endpos = len(text) if endpos is None else endpos

@@ -1,43 +1,57 @@
-"""Extraction worker processes: each imports spaCy and builds the pipeline once.
+"""Streaming records through the pipeline, on one process or a pool of worker processes.
 
-This module does not import spaCy itself, so a caller can open a :class:`WorkerPool` first
-and let the workers load while it does its own work.
+Each worker builds the pipeline once. This module does not import spaCy, so a caller can
+open a :class:`WorkerPool` first and let the workers load while it does its own work; a
+worker imports :mod:`kg.extractors.nlp` when it starts.
 """
 
 import multiprocessing
 import os
 import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
+from typing import TYPE_CHECKING
 
-from kg.extractors.read import Problem
+from kg.extractors.records import Mention, PaperRecord, Problem
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 #: Abstracts per batch handed to a worker (and per ``nlp.pipe`` batch).
 BATCH_SIZE = 256
 
-_NLP = None
+#: A text's mentions and, if its extraction failed, why.
+Found = tuple[list[Mention], str | None]
+#: The batches handed to the workers, in order, with their results to come.
+Pending = deque[tuple[list[PaperRecord], Future[list[Found]]]]
+
+_NLP: "Language | None" = None
 
 
-def _init_worker():
-    global _NLP
-    from kg.extractors.pipeline import build_nlp
-
-    _NLP = build_nlp()
-
-
-def _extract_batch(texts):
-    from kg.extractors.pipeline import mentions_of_texts
-
-    return mentions_of_texts(_NLP, texts)
+def mentions_of_texts(nlp: "Language", texts: list[str]) -> list[Found]:
+    """``(mentions, error)`` for each text, in order: ``error`` says why the extraction
+    failed on that text (its mentions are then empty), else it is None."""
+    return [
+        (doc._.mentions, doc._.extraction_error) for doc in nlp.pipe(texts, batch_size=BATCH_SIZE)
+    ]
 
 
-def _worker_pid():
-    time.sleep(0.05)  # long enough for another idle worker to take the next call
-    return os.getpid()
+def extract_serially(
+    records: Iterable[PaperRecord], nlp: "Language", problems: list[Problem] | None = None
+) -> Iterator[tuple[PaperRecord, list[Mention]]]:
+    """``(record, [Mention, ...])`` for each record, in input order, batch by batch in this
+    process (see :func:`failures_reported` for ``problems``)."""
+    records = iter(records)
+    while batch := list(islice(records, BATCH_SIZE)):
+        found = mentions_of_texts(nlp, [r.abstract for r in batch])
+        yield from failures_reported(zip(batch, found, strict=True), problems)
 
 
-def failures_reported(extracted, problems):
+def failures_reported(
+    extracted: Iterable[tuple[PaperRecord, Found]], problems: list[Problem] | None
+) -> Iterator[tuple[PaperRecord, list[Mention]]]:
     """``(record, mentions)`` from ``(record, (mentions, error))``; a record whose
     extraction failed keeps no mentions and gets a Problem in ``problems`` (a list)."""
     for record, (mentions, error) in extracted:
@@ -54,6 +68,27 @@ def failures_reported(extracted, problems):
         yield record, mentions
 
 
+# ---------------------------------------------------------------- the pool
+
+
+def _init_worker() -> None:
+    global _NLP
+    # Imported here, in the worker: the parent never needs spaCy to open a pool.
+    from kg.extractors.nlp import build_nlp
+
+    _NLP = build_nlp()
+
+
+def _extract_batch(texts: list[str]) -> list[Found]:
+    assert _NLP is not None, "the worker's initializer builds the pipeline"
+    return mentions_of_texts(_NLP, texts)
+
+
+def _worker_pid() -> int:
+    time.sleep(0.05)  # long enough for another idle worker to take the next call
+    return os.getpid()
+
+
 class WorkerPool:
     """Worker processes that each build the pipeline once, starting as the pool opens.
 
@@ -62,7 +97,7 @@ class WorkerPool:
     pool stops its workers, finished or not.
     """
 
-    def __init__(self, workers):
+    def __init__(self, workers: int) -> None:
         self.workers = workers
         # No forkserver preload: starting a worker would wait for the server's imports.
         self._pool = ProcessPoolExecutor(
@@ -71,45 +106,59 @@ class WorkerPool:
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)
 
-    def wait_until_ready(self):
+    def wait_until_ready(self) -> set[int]:
         """Block until every worker has built its pipeline (a benchmark then times the
         extraction apart from the start-up); the workers' process ids."""
-        ready = set()
+        ready: set[int] = set()
         while len(ready) < self.workers:
             calls = [self._pool.submit(_worker_pid) for _ in range(self.workers)]
             ready.update(call.result() for call in calls)
         return ready
 
-    def extract(self, records, problems=None):
+    def extract(
+        self, records: Iterable[PaperRecord], problems: list[Problem] | None = None
+    ) -> Iterator[tuple[PaperRecord, list[Mention]]]:
         """``(record, [Mention, ...])`` for each record, in input order, keeping at most two
         batches per worker in flight. The first batches are handed out at once, so the
         caller can do other work before it reads the results. ``problems`` receives the
         records the extractors failed on (see :func:`failures_reported`)."""
-        records, pending = iter(records), deque()
+        records = iter(records)
+        pending: Pending = deque()
         while len(pending) < self.workers * 2 and self._submit(records, pending):
             pass
         return failures_reported(self._results(records, pending), problems)
 
-    def _submit(self, records, pending):
+    def _submit(self, records: Iterator[PaperRecord], pending: Pending) -> bool:
         batch = list(islice(records, BATCH_SIZE))
         if batch:
             pending.append((batch, self._pool.submit(_extract_batch, [r.abstract for r in batch])))
         return bool(batch)
 
-    def _results(self, records, pending):
+    def _results(
+        self,
+        records: Iterator[PaperRecord],
+        pending: Pending,
+    ) -> Iterator[tuple[PaperRecord, Found]]:
         while pending:
             batch, result = pending.popleft()
-            yield from zip(batch, result.result())
+            yield from zip(batch, result.result(), strict=True)
             self._submit(records, pending)
 
-    def close(self):
-        # Python 3.12 has no public way to stop busy workers (3.14 adds terminate_workers).
-        for process in list(self._pool._processes.values()):
+    def close(self) -> None:
+        """Stop the workers, busy or not, and shut the pool down."""
+        for process in worker_processes(self._pool):
             process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def __enter__(self):
+    def __enter__(self) -> "WorkerPool":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The pool's worker processes. Python 3.12 has no public way to stop busy workers
+    (3.14 adds ``terminate_workers``), so this is the one place that reads the executor's
+    ``_processes``; a test compares it with the process ids the workers report."""
+    return list(pool._processes.values())

@@ -8,42 +8,17 @@ different long forms of one type is ambiguous and is not merged: each defining p
 """
 
 from collections import Counter, defaultdict
-from functools import lru_cache
 
-from kg.extractors.lexicon import name_key
+from kg.extractors.choose import LEXICON_RULES
+from kg.extractors.names import entity_name_key
+from kg.extractors.names import long_key as _long_key
 from kg.extractors.records import mention_from_fields
-from kg.extractors.rules import singular
 from kg.schema import BENCHMARK, DATASET
 
 
 def _replace(m, **changes):
     """``dataclasses.replace`` for a Mention, seven times faster."""
     return mention_from_fields({**m.__dict__, **changes})
-
-
-@lru_cache(maxsize=1 << 16)
-def entity_name_key(canonical):
-    """The key under which names are one entity: :func:`name_key` of the name with its last
-    word singular ("multi-armed bandits", "SPNs", "Toronto Faces"); an all-capital word
-    keeps its S ("CLUES" is not CLUE, "MCTS" not MCT).
-
-    >>> entity_name_key("Multi-armed bandits") == entity_name_key("multi-armed bandit")
-    True
-    >>> entity_name_key("SPNs") == entity_name_key("SPN"), entity_name_key("CLUES")
-    (True, 'clues')
-    """
-    head, _, last = canonical.rpartition(" ")
-    if len(last) > 2 and last[-1] == "s" and last[-2].isupper():
-        last = last[:-1]
-    elif not last.isupper():
-        last = singular(last.lower())
-    return name_key(f"{head} {last}" if head else last)
-
-
-@lru_cache(maxsize=1 << 16)
-def _long_key(long_form):
-    key = name_key(long_form)
-    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
 def acronym_definitions(items, defs=None):
@@ -279,7 +254,7 @@ def _renamed(m, names, long_forms):
 #: Rules whose mentions the lexicon named: other abstracts' definitions neither retype nor
 #: rename them ("Cable News Network (CNN)" in one abstract leaves the CNN of the others a
 #: Method; "Relation Learning (RL)" leaves "reinforcement learning (RL)" the RL Method).
-KNOWN_RULES = frozenset({"lexicon", "abbreviation+lexicon", "model-version"})
+KNOWN_RULES = frozenset(LEXICON_RULES)
 
 
 def _resolve_mention(m, unique, ambiguous, long_to_short):

@@ -236,11 +236,11 @@ def test_coauthor_counts_follow_a_reingested_author_list(tmp_path):
 def test_a_paper_the_extractors_fail_on_lands_without_entities_and_is_reported(
     tmp_path, monkeypatch
 ):
-    from kg.extractors import pipeline
+    from kg.extractors import find
 
-    real = pipeline.find_mentions
+    real = find.find_mentions
     monkeypatch.setattr(
-        pipeline,
+        find,
         "find_mentions",
         lambda doc, *args: 1 / 0 if "MNLI" in doc.user_data["text"] else real(doc, *args),
     )

@@ -3,9 +3,10 @@
 import pytest
 import spacy
 
-from kg.extractors.pipeline import SPANS_KEY, build_nlp, extract_mentions, task_canonical
+from kg.extractors.find import SPANS_KEY
+from kg.extractors.names import task_canonical
+from kg.extractors.pipeline import build_nlp, extract_mentions
 from kg.extractors.records import PaperRecord
-from kg.extractors.workers import WorkerPool
 
 ABSTRACT = (
     "Off-policy evaluation (OPE) is a core problem. "
@@ -84,26 +85,6 @@ def test_generic_phrases_are_not_entities(nlp):
         "results in extensive experiments."
     )
     assert doc._.mentions == []
-
-
-def test_extract_mentions_streams_in_order_on_one_or_two_workers():
-    records = [
-        PaperRecord(abstract=f"Paper {i} uses BERT and CIFAR-10.", source="t", index=i)
-        for i in range(30)
-    ] + [PaperRecord(abstract=ABSTRACT, source="t", index=30)]
-    one = list(extract_mentions(records))
-    two = list(extract_mentions(iter(records), workers=2))
-    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
-    assert [ms for _, ms in one] == [ms for _, ms in two]
-    assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
-
-
-def test_a_pool_waits_until_every_worker_has_its_pipeline():
-    with WorkerPool(2) as pool:
-        # a worker takes calls only once its initializer has built the pipeline
-        assert pool.wait_until_ready() == set(pool._pool._processes)
-        record = PaperRecord(abstract="We use BERT.", source="t", index=0)
-        assert [m.canonical for _, ms in pool.extract([record]) for m in ms] == ["BERT"]
 
 
 @pytest.mark.parametrize(
@@ -309,16 +290,16 @@ def test_a_capitalised_long_form_of_a_defined_acronym_is_the_acronym(nlp):
 
 
 def test_an_abstract_the_extractors_fail_on_is_reported_and_the_others_land(monkeypatch):
-    from kg.extractors import pipeline
+    from kg.extractors import find
 
-    real = pipeline.find_mentions
+    real = find.find_mentions
 
     def failing_on_boom(doc, *args):
         if "BOOM" in doc.user_data["text"]:
             raise ValueError("a rule broke")
         return real(doc, *args)
 
-    monkeypatch.setattr(pipeline, "find_mentions", failing_on_boom)
+    monkeypatch.setattr(find, "find_mentions", failing_on_boom)
     records = [
         PaperRecord(abstract="We fine-tune BERT.", source="a.txt", index=0, line=3),
         PaperRecord(abstract="BOOM: we fine-tune GPT-4.", source="a.txt", index=1, line=9),

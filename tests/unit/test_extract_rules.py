@@ -5,7 +5,19 @@ import re
 
 import pytest
 
-from kg.extractors import rules
+from kg.extractors.kinds import collection_type, phrase_type
+from kg.extractors.rules.metrics import measured_value_spans, metric_spans
+from kg.extractors.rules.names import (
+    coined_name_spans,
+    headed_name_spans,
+    is_name_shaped,
+    name_candidates,
+    title_case_spans,
+)
+from kg.extractors.rules.proposals import is_proposal_context, proposal_spans
+from kg.extractors.rules.sentences import mask_math, sentence_bounds
+from kg.extractors.rules.subjects import opening_subject_span
+from kg.extractors.rules.tasks import shared_head_phrases, task_spans
 
 
 def texts(sentence, spans):
@@ -30,7 +42,7 @@ def texts(sentence, spans):
     ],
 )
 def test_is_name_shaped(word, shaped):
-    assert rules.is_name_shaped(word) is shaped
+    assert is_name_shaped(word) is shaped
 
 
 @pytest.mark.parametrize(
@@ -53,19 +65,19 @@ def test_is_name_shaped(word, shaped):
     ],
 )
 def test_proposal_spans(sentence, names):
-    assert texts(sentence, rules.proposal_spans(sentence)) == names
+    assert texts(sentence, proposal_spans(sentence)) == names
 
 
 def test_untriggered_sentence_looks_only_for_an_opening_apposition():
     s = "SelecMix, a new augmentation, beats the approach called Raptor."
-    assert texts(s, rules.proposal_spans(s)) == ["SelecMix", "Raptor"]
-    assert texts(s, rules.proposal_spans(s, [])) == ["SelecMix"]
+    assert texts(s, proposal_spans(s)) == ["SelecMix", "Raptor"]
+    assert texts(s, proposal_spans(s, [])) == ["SelecMix"]
 
 
 def test_is_proposal_context_stops_at_used_things():
     s = "We propose FooNet trained with AdamX on BarSet."
-    assert rules.is_proposal_context(s, s.index("FooNet"))
-    assert not rules.is_proposal_context(s, s.index("AdamX"))
+    assert is_proposal_context(s, s.index("FooNet"))
+    assert not is_proposal_context(s, s.index("AdamX"))
 
 
 @pytest.mark.parametrize(
@@ -82,7 +94,7 @@ def test_is_proposal_context_stops_at_used_things():
     ],
 )
 def test_headed_name_spans(sentence, expected):
-    got = [(sentence[a:b], kind) for a, b, kind in rules.headed_name_spans(sentence)]
+    got = [(sentence[a:b], kind) for a, b, kind in headed_name_spans(sentence)]
     assert got == expected
 
 
@@ -101,7 +113,7 @@ def test_headed_name_spans(sentence, expected):
 )
 def test_collection_type(sentence, name, default, kind):
     start = sentence.index(name)
-    assert rules.collection_type(sentence, start, start + len(name), default) == kind
+    assert collection_type(sentence, start, start + len(name), default) == kind
 
 
 @pytest.mark.parametrize(
@@ -119,7 +131,7 @@ def test_collection_type(sentence, name, default, kind):
     ],
 )
 def test_phrase_type(phrase, kind):
-    assert rules.phrase_type(phrase) == kind
+    assert phrase_type(phrase) == kind
 
 
 @pytest.mark.parametrize(
@@ -146,7 +158,7 @@ def test_phrase_type(phrase, kind):
     ],
 )
 def test_task_spans(sentence, expected):
-    got = [(sentence[a:b], named) for a, b, named in rules.task_spans(sentence)]
+    got = [(sentence[a:b], named) for a, b, named in task_spans(sentence)]
     assert got == expected
 
 
@@ -159,7 +171,7 @@ def test_task_spans(sentence, expected):
     ],
 )
 def test_metric_spans(sentence, expected):
-    assert texts(sentence, rules.metric_spans(sentence)) == expected
+    assert texts(sentence, metric_spans(sentence)) == expected
 
 
 @pytest.mark.parametrize(
@@ -172,7 +184,7 @@ def test_metric_spans(sentence, expected):
     ],
 )
 def test_title_case_spans(sentence, expected):
-    assert texts(sentence, rules.title_case_spans(sentence)) == expected
+    assert texts(sentence, title_case_spans(sentence)) == expected
 
 
 @pytest.mark.parametrize(
@@ -189,14 +201,12 @@ def test_title_case_spans(sentence, expected):
     ],
 )
 def test_shared_head_phrases(sentence, expected):
-    assert [
-        (sentence[a:b], phrases) for a, b, phrases in rules.shared_head_phrases(sentence)
-    ] == expected
+    assert [(sentence[a:b], phrases) for a, b, phrases in shared_head_phrases(sentence)] == expected
 
 
 def test_coined_name_spans():
     s = "Unlike SelecMix, SWF-based tools and the Transformer, DDPM-CFG is fast."
-    assert texts(s, rules.coined_name_spans(s)) == ["SelecMix", "DDPM-CFG"]
+    assert texts(s, coined_name_spans(s)) == ["SelecMix", "DDPM-CFG"]
 
 
 def test_name_candidates_are_the_words_with_an_inner_capital_or_digit():
@@ -205,7 +215,7 @@ def test_name_candidates_are_the_words_with_an_inner_capital_or_digit():
     rng = random.Random(3)
     for _ in range(20000):
         text = "".join(rng.choice("aB1+-./_ é(,[x+Y") for _ in range(rng.randint(0, 16)))
-        assert rules.name_candidates(text) == [m.span() for m in regex.finditer(text)], text
+        assert name_candidates(text) == [m.span() for m in regex.finditer(text)], text
 
 
 @pytest.mark.parametrize(
@@ -219,13 +229,13 @@ def test_name_candidates_are_the_words_with_an_inner_capital_or_digit():
     ],
 )
 def test_opening_subject_span(sentence, expected):
-    span = rules.opening_subject_span(sentence)
+    span = opening_subject_span(sentence)
     assert (sentence[span[0] : span[1]] if span else None) == expected
 
 
 def test_mask_math_keeps_offsets():
     s = "a $\\mathcal{O}(n)$ bound for FooBar"
-    masked = rules.mask_math(s)
+    masked = mask_math(s)
     assert len(masked) == len(s) and "mathcal" not in masked and masked.endswith("FooBar")
 
 
@@ -243,7 +253,7 @@ def test_mask_math_keeps_offsets():
     ],
 )
 def test_sentence_bounds(text, sentences):
-    assert [text[a:b] for a, b in rules.sentence_bounds(text)] == sentences
+    assert [text[a:b] for a, b in sentence_bounds(text)] == sentences
 
 
 @pytest.mark.parametrize(
@@ -254,4 +264,4 @@ def test_sentence_bounds(text, sentences):
     ],
 )
 def test_measured_value_spans(sentence, expected):
-    assert texts(sentence, rules.measured_value_spans(sentence)) == expected
+    assert texts(sentence, measured_value_spans(sentence)) == expected

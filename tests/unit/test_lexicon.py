@@ -5,16 +5,9 @@ from collections import Counter
 
 import pytest
 
-from kg.extractors.lexicon import (
-    ENTITY_TYPES,
-    IGNORE,
-    LEXICON_PATH,
-    is_cased,
-    load_lexicon,
-    name_key,
-    parse_entry,
-    phrase_patterns,
-)
+from kg.extractors.lexicon import LEXICON_PATH, is_cased, load_lexicon, parse_entry, phrase_patterns
+from kg.extractors.names import name_key
+from kg.extractors.records import IGNORE, TYPE_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +59,7 @@ def test_file_lines_are_valid_json_entries():
     with open(LEXICON_PATH, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             entry = parse_entry(json.loads(line), f"line {n}")
-            assert entry.type in ENTITY_TYPES + (IGNORE,)
+            assert entry.type in TYPE_NAMES + (IGNORE,)
             assert entry.canonical == entry.canonical.strip()
 
 

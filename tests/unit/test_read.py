@@ -4,13 +4,10 @@ import json
 
 import pytest
 
-from kg.extractors.read import (
-    detect_format,
-    is_author_line,
-    parse_bibtex,
-    read_listings,
-    split_author_names,
-)
+from kg.extractors.read import FORMATS, LISTING_SUFFIXES, detect_format, read_listings
+from kg.extractors.read.bibtex import parse_bibtex
+from kg.extractors.read.files import ReadError
+from kg.extractors.read.text import is_author_line, split_author_names
 
 ABSTRACT_A = (
     "We study how sparse attention changes the training dynamics of small "
@@ -70,18 +67,6 @@ def test_read_daily_paragraphs(tmp_path):
     assert problems == []
     assert [r.abstract for r in records] == [ABSTRACT_A, ABSTRACT_B[:40] + " " + ABSTRACT_B[40:]]
     assert all(r.authors == () for r in records)
-
-
-def test_read_seed_files(seed_files):
-    records, problems = read(seed_files)
-    assert problems == []
-    assert len(records) == 180
-    assert sum(1 for r in records if r.authors) == 60
-    assert sum(len(r.authors) for r in records) == 306
-    assert sum(r.authors_truncated for r in records) == 3
-    assert sum(1 for r in records if r.area) == 55
-    conference = [r for r in records if r.authors]
-    assert all(r.source.startswith(("000_", "002_", "003_")) for r in conference)
 
 
 @pytest.mark.parametrize(
@@ -174,8 +159,6 @@ def test_read_bibtex(tmp_path):
 
 
 def test_parse_bibtex_unclosed_entry_names_line():
-    from kg.extractors.read import ReadError
-
     with pytest.raises(ReadError) as err:
         list(parse_bibtex("\n\n@article{k, title={x}"))
     assert err.value.line == 3
@@ -283,3 +266,24 @@ def test_bad_json_document_and_csv_without_abstract(tmp_path):
     assert records == []
     assert "bad.json" in str(problems[0]) and "not valid JSON" in str(problems[0])
     assert "n.csv:1: CSV header has no abstract column" in str(problems[1])
+
+
+def test_the_format_registry_names_each_format_once_in_its_order():
+    assert FORMATS == ("conference", "daily", "jsonl", "json", "csv", "bibtex")
+    assert LISTING_SUFFIXES == {".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib"}
+
+
+@pytest.mark.parametrize(
+    "path, lines, expected",
+    [
+        ("x.json", ['{"a": 1}', '{"a": 2}'], "jsonl"),
+        ("x.json", ['{"a": 1}'], "json"),
+        ("x.json", ["not json"], "json"),
+        ("x.jsonl", ["[]"], "jsonl"),
+        ("x.txt", ["Daily Papers", "", "Theory · Optimization"], "daily"),
+        ("x.txt", ["A paper.", "", "Theory · Optimization"], "conference"),
+        ("x.bib", ["% a comment"], "bibtex"),
+    ],
+)
+def test_detect_format_by_suffix_then_content(path, lines, expected):
+    assert detect_format(path, lines) == expected

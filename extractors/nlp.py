@@ -1,0 +1,128 @@
+"""The spaCy pipeline: blank English, our tokenizer, two gazetteers and the mention finder.
+
+``build_nlp()`` makes it: spaCy's tokenizer cached per chunk (:mod:`kg.extractors.tokenizer`),
+two gazetteers over the lexicon (spaCy's ``span_ruler``, case-sensitive for all-capital
+names, lowercase for the rest) and the ``paper_mentions`` component, which puts the
+abstract's Mentions (:func:`kg.extractors.find.find_mentions`) on ``doc._.mentions``.
+The custom components are registered here, and this is the only module that reaches into
+spaCy's internals (the span ruler's ``_match_label_id_map``).
+"""
+
+from functools import lru_cache
+from typing import cast
+
+import spacy
+from spacy.attrs import IS_SPACE, LOWER, NORM
+from spacy.language import Language
+from spacy.pipeline import SpanRuler
+from spacy.tokens import Doc, Span
+
+from kg.extractors import find
+from kg.extractors.candidates import model_version_pattern
+from kg.extractors.find import SPANS_KEY
+from kg.extractors.lexicon import Lexicon, load_lexicon, phrase_patterns
+from kg.extractors.tokenizer import ChunkCachingTokenizer
+
+#: The lexical attributes a word of the vocabulary gets when first seen: the ones the
+#: gazetteers match on. The other twenty (shape, stop word, like_num, ...) are never read,
+#: and computing them for each new word cost a third of tokenising a new abstract.
+LEXICAL_ATTRIBUTES_READ = (LOWER, NORM, IS_SPACE)
+
+if not Doc.has_extension("mentions"):
+    Doc.set_extension("mentions", default=None)
+if not Doc.has_extension("extraction_error"):
+    Doc.set_extension("extraction_error", default=None)
+
+
+@lru_cache(maxsize=1)
+def load_lexicon_cached() -> Lexicon:
+    """The lexicon, read once per process."""
+    return load_lexicon()
+
+
+def build_nlp() -> Language:
+    """The spaCy pipeline: blank English, gazetteers, mention finder."""
+    lexicon = load_lexicon_cached()
+    nlp = spacy.blank("en")
+    getters = nlp.vocab.lex_attr_getters  # type: ignore[attr-defined]
+    nlp.vocab.lex_attr_getters = {  # type: ignore[attr-defined]
+        attr: getters[attr] for attr in LEXICAL_ATTRIBUTES_READ
+    }
+    cased, lower = phrase_patterns(lexicon)
+    ruler = cast(
+        "Gazetteer",
+        nlp.add_pipe(
+            "gazetteer",
+            name="gazetteer_cased",
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH"},
+        ),
+    )
+    ruler.add_patterns(cased)
+    ruler = cast(
+        "Gazetteer",
+        nlp.add_pipe(
+            "gazetteer",
+            name="gazetteer_lower",
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER"},
+        ),
+    )
+    # A ruler tokenises its patterns through the pipes before it; keep the first out.
+    with nlp.select_pipes(disable=["gazetteer_cased"]):
+        ruler.add_patterns(lower)
+    nlp.add_pipe("paper_mentions")
+    nlp.tokenizer = ChunkCachingTokenizer(nlp.tokenizer)
+    return nlp
+
+
+# ---------------------------------------------------------------- components
+
+
+@Language.factory(
+    "gazetteer",
+    assigns=["doc.spans"],
+    default_config={"spans_key": SPANS_KEY, "phrase_matcher_attr": None},
+)
+def make_gazetteer(
+    nlp: Language, name: str, spans_key: str, phrase_matcher_attr: str | None
+) -> "Gazetteer":
+    """The ``gazetteer`` factory: a :class:`Gazetteer`."""
+    return Gazetteer(nlp, name, spans_key=spans_key, phrase_matcher_attr=phrase_matcher_attr)
+
+
+@Language.factory("paper_mentions", default_config={})
+def make_paper_mentions(nlp: Language, name: str) -> "PaperMentions":
+    """The ``paper_mentions`` factory: a :class:`PaperMentions` over the lexicon."""
+    return PaperMentions(load_lexicon_cached())
+
+
+class Gazetteer(SpanRuler):
+    """spaCy's ``span_ruler``, adding its matches to ``doc.spans`` as that does
+    (``overwrite=False``), with a lean path for phrase patterns: the span ruler's
+    warning filter and double matching cost five times the PhraseMatcher itself."""
+
+    def match(self, doc: Doc) -> list[Span]:
+        if len(self.matcher):  # token patterns: the span ruler's own way
+            return super().match(doc)
+        labels = self._match_label_id_map
+        return sorted(
+            {
+                Span(doc, start, end, label=labels[key]["label"], span_id=labels[key]["id"])
+                for key, start, end in self.phrase_matcher(doc)
+            }
+        )
+
+
+class PaperMentions:
+    """spaCy component: finds the entity mentions of one abstract (``doc._.mentions``)."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self.model_version = model_version_pattern(lexicon)
+
+    def __call__(self, doc: Doc) -> Doc:
+        try:
+            doc._.mentions = find.find_mentions(doc, self.lexicon, self.model_version)
+        except Exception as error:  # a bug on one abstract must not sink the whole build
+            doc._.mentions = []
+            doc._.extraction_error = f"{type(error).__name__}: {error}"
+        return doc

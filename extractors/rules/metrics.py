@@ -1,0 +1,108 @@
+"""Rules for measures: "refusal rate", "fairness gap", and quantities reported with values."""
+
+import re
+
+from kg.extractors.rules.context import is_modifier, words_before
+from kg.extractors.trie import word_start_matches, word_start_regexes
+from kg.extractors.words import word_set
+
+TASK_HEADS = word_set("task_heads")
+_GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
+_NOT_METRIC_MODIFIERS = word_set("not_metric_modifiers")
+#: Endings of adjectives, which right before the head describe a rate or gap rather than
+#: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
+_ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
+_METRIC_HEAD = word_start_regexes(r"(?i:rate|ratio|score|accuracy|gap)\b")
+
+
+def metric_spans(sentence: str) -> list[tuple[int, int]]:
+    """Measure phrases: one or two modifiers before rate/ratio/score/accuracy/gap
+    ("refusal rate", "review ratio", "fairness gap"), not "learning rate".
+
+    >>> s = "It lowers the refusal rate and the learning rate at a geometric rate."
+    >>> [s[a:b] for a, b in metric_spans(s)]
+    ['refusal rate']
+    """
+    found = []
+    for m in word_start_matches(*_METRIC_HEAD, sentence):
+        words = words_before(sentence, m.start(1), 2)
+        of = _OF_PHRASE.match(sentence, m.end(1))
+        first = (
+            m.start(1)
+            if of and is_modifier(of.group(1)) and m.group(1).lower() in ("rate", "ratio")
+            else None
+        )
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start(1)
+            w, low = words[j][0], words[j][0].lower()
+            if (
+                sentence[words[j][2] : nxt] != " "
+                or not is_modifier(w)
+                or low in _NOT_METRIC_MODIFIERS
+                or low in TASK_HEADS
+                or w[0].isupper()
+                or nxt == m.start(1)
+                and low.endswith(_ADJECTIVE_ENDINGS)
+            ):
+                break
+            first = words[j][1]
+        if first is not None:
+            found.append((first, _rate_of_end(sentence, m)))
+    return found
+
+
+_OF_PHRASE = re.compile(r" of ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?(?![\w\-])")
+
+
+def _rate_of_end(sentence, head):
+    """End of "rate/ratio of X Y" when a measured phrase follows the head."""
+    if head.group(1).lower() not in ("rate", "ratio"):
+        return head.end(1)
+    m = _OF_PHRASE.match(sentence, head.end(1))
+    if not m or not is_modifier(m.group(1)):
+        return head.end(1)
+    return m.end() if m.group(2) and is_modifier(m.group(2)) else m.end(1)
+
+
+_VALUE_AFTER = re.compile(
+    r" (?:\(\s*[+\-]?\d[\d.,]*%?\s*(?:to|→|->|vs\.?)\s*[+\-]?\d|"
+    r"from [+\-]?\d[\d.,]*%? to [+\-]?\d)"
+)
+
+
+def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
+    """Quantities reported with values: "raised total utility (3.20 to 3.90)", "semantic
+    similarity from 0.788 to 0.862" (one to three words before the values).
+
+    >>> s = "It raised the worst-group utility (3.20 to 3.90) and speed."
+    >>> [s[a:b] for a, b in measured_value_spans(s)]
+    ['worst-group utility']
+    """
+    found = []
+    for m in _VALUE_AFTER.finditer(sentence):
+        words = words_before(sentence, m.start(), 3)
+        if (
+            not words
+            or words[-1][2] != m.start()
+            or words[-1][0].lower() in _GENERIC_SUBJECT_HEADS | _NOT_MEASURES
+        ):
+            continue  # "moves that checkpoint from 84% to 8%"
+        first = None
+        for j in range(len(words) - 1, -1, -1):
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
+            w = words[j][0]
+            if (
+                sentence[words[j][2] : nxt] not in (" ", "")
+                or not is_modifier(w)
+                or w[0].isupper()
+                or (j == len(words) - 1 and w.lower().endswith("ed"))
+            ):
+                break
+            first = words[j][1]
+        if first is not None:
+            found.append((first, m.start()))
+    return found
+
+
+#: Things reported with values that are not measures of them.
+_NOT_MEASURES = {"checkpoint", "checkpoints", "baseline", "baselines", "it", "them"}
