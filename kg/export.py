@@ -110,11 +110,11 @@ def import_command(
     return " ".join(parts + list(IMPORT_OPTIONS))
 
 
-def _plain(props: dict[str, Any]) -> dict[str, Any]:
-    """Attributes GraphML and GEXF can hold, names sorted: no None, lists as JSON text."""
+def _plain(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Attributes GraphML and GEXF can hold: no None, lists as JSON text."""
     return {
-        name: json.dumps(value, ensure_ascii=False) if isinstance(value, list | tuple) else value
-        for name, value in sorted(props.items())
+        name: json.dumps(value, ensure_ascii=False) if type(value) is list else value
+        for name, value in attrs.items()
         if value is not None
     }
 
@@ -122,11 +122,14 @@ def _plain(props: dict[str, Any]) -> dict[str, Any]:
 def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node.
 
-    Attributes are in name order (as a graph file loads them).
+    A node's attributes are in name order (as a graph file loads them), a relationship's in
+    the graph's order.
     """
     H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
-    for node in node_rows(G):
-        H.add_node(node.key, **_plain({"kind": node.kind, **node.props}))
+    H.add_nodes_from(
+        (node.key, _plain(dict(sorted([("kind", node.kind), *node.props.items()]))))
+        for node in node_rows(G)
+    )
     for rel in relationship_rows(G):
         H.add_edge(rel.start, rel.end, rel.type, **_plain(rel.props))
     return H

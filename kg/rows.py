@@ -117,23 +117,33 @@ def node_rows(G: "nx.MultiDiGraph") -> list[NodeRow]:
 def relationship_rows(G: "nx.MultiDiGraph") -> list[RelationshipRow]:
     """A row for every relationship, in the graph's order; types and ends checked."""
     kind_of = dict(G.nodes(data="kind"))
+    allowed = {(rel_type, *ends) for rel_type, pairs in REL_ENDPOINTS.items() for ends in pairs}
     rows = []
     for start, end, rel_type, attrs in G.edges(keys=True, data=True):
-        where = f"relationship {start!r} -[{rel_type}]-> {end!r}"
-        if rel_type not in REL_TYPES:
-            raise KgError(
-                f"{where}: unknown relationship type {rel_type!r}; "
-                f"expected one of {', '.join(REL_TYPES)}"
-            )
-        ends = kind_of[start], kind_of[end]
-        if ends not in REL_ENDPOINTS[rel_type]:
-            raise KgError(f"{where} joins {ends[0]} to {ends[1]}; rebuild it with `kg build`")
+        start_kind, end_kind = kind_of[start], kind_of[end]
+        if (rel_type, start_kind, end_kind) not in allowed:
+            raise _bad_relationship(start, end, rel_type, start_kind, end_kind)
         try:
             props = properties(attrs)
         except ValueError as exc:
-            raise KgError(f"{where}: {exc}; rebuild the graph with this version of kg") from None
-        rows.append(RelationshipRow(rel_type, start, ends[0], end, ends[1], props))
+            raise KgError(
+                f"relationship {start!r} -[{rel_type}]-> {end!r}: {exc}; "
+                "rebuild the graph with this version of kg"
+            ) from None
+        rows.append(RelationshipRow(rel_type, start, start_kind, end, end_kind, props))
     return rows
+
+
+def _bad_relationship(
+    start: str, end: str, rel_type: str, start_kind: str, end_kind: str
+) -> KgError:
+    where = f"relationship {start!r} -[{rel_type}]-> {end!r}"
+    if rel_type not in REL_TYPES:
+        return KgError(
+            f"{where}: unknown relationship type {rel_type!r}; "
+            f"expected one of {', '.join(REL_TYPES)}"
+        )
+    return KgError(f"{where} joins {start_kind} to {end_kind}; rebuild it with `kg build`")
 
 
 def by_kind(rows: Iterable[NodeRow]) -> dict[str, list[NodeRow]]:
