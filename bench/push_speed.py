@@ -22,16 +22,17 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
+import kg.neo4j as kn
+from kg.graph.authors import author_key, readable_name
+from kg.schema import AUTHOR, AUTHORED, PAPER, SCHEMA_VERSION, paper_key
+from tests.helpers.bolt_server import BoltServer, binaries, no_goodbye  # noqa: F401
+
 REPO = Path(__file__).resolve().parents[1]
 PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
-
-from kg.graph.authors import author_key, readable_name
-from kg.neo4j import push as kn
-from kg.schema import AUTHORED, SCHEMA_VERSION, paper_key
-from tests.helpers.bolt_server import BoltServer, binaries, no_goodbye  # noqa: F401
 
 BAR_RELS_PER_S, BAR_SPEEDUP = 20_000, 10.0
 #: FalkorDB syncs its matrices after this many pending changes (default 10,000); a bulk
@@ -39,7 +40,7 @@ BAR_RELS_PER_S, BAR_SPEEDUP = 20_000, 10.0
 BULK_LOAD_SETTINGS = ("DELTA_MAX_PENDING_CHANGES", "100000")
 
 
-def authors_papers_graph(source=PAPERLISTS):
+def authors_papers_graph(source: Path = PAPERLISTS) -> nx.MultiDiGraph:
     """Papers, Authors and AUTHORED edges of the paperlists records, following the conventions."""
     from kg.extractors.read import read_listings
 
@@ -52,7 +53,7 @@ def authors_papers_graph(source=PAPERLISTS):
         key = paper_key(record.abstract, record.external_id)
         G.add_node(
             key,
-            kind="Paper",
+            kind=PAPER,
             abstract=record.abstract,
             title=record.title,
             label=None,
@@ -65,7 +66,7 @@ def authors_papers_graph(source=PAPERLISTS):
         for position, name in enumerate(record.authors, start=1):
             author = author_key(name)
             if author not in G:
-                G.add_node(author, kind="Author", name=readable_name(name), variants=[name])
+                G.add_node(author, kind=AUTHOR, name=readable_name(name), variants=[name])
             G.add_edge(
                 author,
                 key,
@@ -76,9 +77,9 @@ def authors_papers_graph(source=PAPERLISTS):
     return G
 
 
-def first_papers(G, count):
+def first_papers(G: nx.MultiDiGraph, count: int) -> nx.MultiDiGraph:
     """The subgraph of the first ``count`` papers (sorted keys) and every node they touch."""
-    papers = sorted(n for n, kind in G.nodes(data="kind") if kind == "Paper")[:count]
+    papers = sorted(n for n, kind in G.nodes(data="kind") if kind == PAPER)[:count]
     keep = set(papers)
     for paper in papers:
         keep.update(G.predecessors(paper))
@@ -86,13 +87,22 @@ def first_papers(G, count):
     return G.subgraph(keep).copy()
 
 
-def timed_push(connection, G, **options):
+def timed_push(connection: kn.Connection, G: nx.MultiDiGraph, **options: Any) -> kn.PushReport:
+    """Empty the server, then push ``G`` to it."""
     connection.write("MATCH (n) DETACH DELETE n")
     report = kn.push(G, connection, **options)
     return report
 
 
-def measure(G, *, per_row_papers, batch_size, max_batch_bytes, module_args):
+def measure(
+    G: nx.MultiDiGraph,
+    *,
+    per_row_papers: int,
+    batch_size: int,
+    max_batch_bytes: int,
+    module_args: tuple[str, ...],
+) -> dict[str, kn.PushReport]:
+    """The four pushes (full, again, a subgraph batched and one row per statement)."""
     with (
         tempfile.TemporaryDirectory() as directory,
         BoltServer(directory, module_args=module_args) as server,
@@ -116,12 +126,13 @@ def measure(G, *, per_row_papers, batch_size, max_batch_bytes, module_args):
     }
 
 
-def rate(report):
+def rate(report: kn.PushReport) -> float:
     """Relationships per second of the relationship step (nodes are written before it)."""
     return report.total_relationships / max(dict(report.steps)["relationships"], 0.001)
 
 
-def summarise(results, max_batch_bytes):
+def summarise(results: dict[str, kn.PushReport], max_batch_bytes: int) -> dict[str, Any]:
+    """The measurements as plain data, with the speed-up and whether the bar is met."""
     rows = {
         name: {
             "nodes": r.total_nodes,
@@ -148,7 +159,7 @@ def summarise(results, max_batch_bytes):
     }
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-g", "--graph", help="saved kg graph (default: paperlists authors/papers)")
     parser.add_argument("--per-row-papers", type=int, default=2000, metavar="N")

@@ -144,7 +144,7 @@ def add_extract_parser(sub, formats):
 def open_runner(args):
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
     if getattr(args, "uri", None):
-        from kg.neo4j.push import bolt_runner
+        from kg.neo4j import bolt_runner
 
         return bolt_runner(
             uri=args.uri,
@@ -247,7 +247,7 @@ def cmd_viz(args):
 
 
 def cmd_push(args):
-    from kg.neo4j.push import connect, push, terminal_progress
+    from kg.neo4j import connect, push, terminal_progress
     from kg.store.graphfile import load_graph
 
     G = load_graph(graph_path(args))
@@ -283,7 +283,7 @@ def cmd_export(args):
 
 
 def add_push_parser(sub):
-    from kg.neo4j.push import DEFAULT_BATCH_SIZE
+    from kg.neo4j import DEFAULT_BATCH_SIZE
 
     p = sub.add_parser(
         "push",

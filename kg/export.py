@@ -1,5 +1,7 @@
 """Write the graph for other tools: CSV files for ``neo4j-admin database import``, GraphML, GEXF.
 
+Every format is written from the neutral rows of :mod:`kg.rows`.
+
 The neo4j-admin files: one node file per primary label (``nodes-Paper.csv`` with a
 ``key:ID`` column, typed property columns and ``:LABEL``) and one relationship file per type
 (``relationships-AUTHORED.csv`` with ``:START_ID``, ``:END_ID``, ``:TYPE``). List values
@@ -8,15 +10,24 @@ are joined with U+001F, given to neo4j-admin as ``--array-delimiter=U+001F``.
 
 import csv
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
 from kg.errors import KgError
 from kg.files import atomic_output
-from kg.neo4j.push import NEO4J
-from kg.neo4j.rows import column_type, node_rows, relationship_rows
-from kg.schema import labels_of
+from kg.neo4j.connection import NEO4J
+from kg.rows import (
+    Value,
+    by_group,
+    by_kind,
+    node_rows,
+    relationship_rows,
+    sorted_rows,
+    typed_columns,
+)
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")
 ARRAY_DELIMITER = "\x1f"
@@ -27,7 +38,7 @@ IMPORT_OPTIONS = (
 )
 
 
-def cell(value, kind):
+def cell(value: Value | None) -> str:
     """One CSV field for neo4j-admin: lists joined by U+001F, booleans lower case."""
     if value is None:
         return ""
@@ -37,21 +48,16 @@ def cell(value, kind):
         return ARRAY_DELIMITER.join(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value) if kind else value
+    return str(value)
 
 
-def header_and_columns(rows_props):
-    """Property columns of a file: sorted names, each with its neo4j-admin type."""
-    names = sorted({name for props in rows_props for name in props if name != "key"})
-    types = {name: column_type([p[name] for p in rows_props if name in p]) for name in names}
-    return [(name, types[name]) for name in names]
-
-
-def _header(name, kind):
+def _header(name: str, kind: str) -> str:
     return f"{name}:{kind}" if kind else name
 
 
-def export_neo4j_csv(G, directory, *, import_dir=None):
+def export_neo4j_csv(
+    G: nx.MultiDiGraph, directory: str | os.PathLike, *, import_dir: str | None = None
+) -> str:
     """Write node and relationship CSV files into ``directory``; returns the import command.
 
     ``import_dir`` is where neo4j-admin will see the files (e.g. ``/import`` in a container);
@@ -59,27 +65,29 @@ def export_neo4j_csv(G, directory, *, import_dir=None):
     """
     directory = Path(directory)
     node_files, rel_files = [], []
-    for kind, rows in sorted(node_rows(G).items()):
-        columns = header_and_columns([props for _, props in rows])
+    for kind, nodes in sorted(by_kind(sorted_rows(node_rows(G))).items()):
+        columns = typed_columns([row.props for row in nodes])
         path = directory / f"nodes-{kind}.csv"
         with atomic_output(path, "the node file", newline="") as out:
             writer = csv.writer(out)
             writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
-            labels = ARRAY_DELIMITER.join(labels_of(kind))
-            for key, props in rows:
-                writer.writerow([key] + [cell(props.get(n), t) for n, t in columns] + [labels])
+            labels = ARRAY_DELIMITER.join(nodes[0].labels)
+            for node in nodes:
+                cells = [cell(node.props.get(n)) for n, _ in columns]
+                writer.writerow([node.key] + cells + [labels])
         node_files.append(path)
-    by_type = {}
-    for (rel_type, _, _), rows in relationship_rows(G).items():
-        by_type.setdefault(rel_type, []).extend(rows)
-    for rel_type, rows in sorted(by_type.items()):
-        columns = header_and_columns([props for _, _, props in rows])
+    by_type: dict[str, list] = {}
+    for (rel_type, _, _), group in by_group(sorted_rows(relationship_rows(G))).items():
+        by_type.setdefault(rel_type, []).extend(group)
+    for rel_type, rels in sorted(by_type.items()):
+        columns = typed_columns([row.props for row in rels])
         path = directory / f"relationships-{rel_type}.csv"
         with atomic_output(path, "the relationship file", newline="") as out:
             writer = csv.writer(out)
             writer.writerow([":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns])
-            for src, dst, props in rows:
-                writer.writerow([src, dst, rel_type] + [cell(props.get(n), t) for n, t in columns])
+            for rel in rels:
+                cells = [cell(rel.props.get(n)) for n, _ in columns]
+                writer.writerow([rel.start, rel.end, rel_type] + cells)
         rel_files.append(path)
     with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
         out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
@@ -92,7 +100,9 @@ def export_neo4j_csv(G, directory, *, import_dir=None):
     return command
 
 
-def import_command(node_files, rel_files, *, database="neo4j"):
+def import_command(
+    node_files: list[Path], rel_files: list[Path], *, database: str = "neo4j"
+) -> str:
     """The ``neo4j-admin database import full`` command line for these files."""
     parts = ["neo4j-admin database import full", database]
     parts += [f"--nodes={path}" for path in node_files]
@@ -100,25 +110,38 @@ def import_command(node_files, rel_files, *, database="neo4j"):
     return " ".join(parts + list(IMPORT_OPTIONS))
 
 
-def plain_graph(G):
-    """A copy whose attributes GraphML and GEXF can hold: no None, lists as JSON text."""
+def _plain(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Attributes GraphML and GEXF can hold: no None, lists as JSON text."""
+    return {
+        name: json.dumps(value, ensure_ascii=False) if type(value) is list else value
+        for name, value in attrs.items()
+        if value is not None
+    }
 
-    def plain(attrs):
-        return {
-            name: json.dumps(value, ensure_ascii=False)
-            if isinstance(value, list | tuple)
-            else value
-            for name, value in attrs.items()
-            if value is not None
-        }
 
-    H = nx.MultiDiGraph(**plain(G.graph))
-    H.add_nodes_from((key, plain(attrs)) for key, attrs in G.nodes(data=True))
-    H.add_edges_from((u, v, k, plain(attrs)) for u, v, k, attrs in G.edges(keys=True, data=True))
+def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node.
+
+    A node's attributes are in name order (as a graph file loads them), a relationship's in
+    the graph's order.
+    """
+    H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
+    H.add_nodes_from(
+        (node.key, _plain(dict(sorted([("kind", node.kind), *node.props.items()]))))
+        for node in node_rows(G)
+    )
+    for rel in relationship_rows(G):
+        H.add_edge(rel.start, rel.end, rel.type, **_plain(rel.props))
     return H
 
 
-def export_graph(G, output, *, format, import_dir=None):
+def export_graph(
+    G: nx.MultiDiGraph,
+    output: str | os.PathLike,
+    *,
+    format: str,
+    import_dir: str | None = None,
+) -> str | None:
     """Write ``G`` as ``format`` (one of :data:`FORMATS`) to ``output`` (a directory for CSV).
 
     Returns the neo4j-admin command for ``neo4j-csv``, else None.

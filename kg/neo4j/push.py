@@ -1,370 +1,50 @@
-"""Write the graph to a Bolt server (Neo4j) and run Cypher there.
+"""Write the graph to a Bolt server (Neo4j or FalkorDB): the push.
 
 A push is idempotent and converges: nodes are MERGEd on ``key`` (under a uniqueness
 constraint per label, or an index where the server has no constraints); the relationships
 the server has for the graph's papers (and APPLIED_TO/PART_OF sources) are read, those the
 graph no longer has are deleted, missing ones created, changed ones MERGEd, identical ones
-left alone; then entities that nothing points to any more are deleted. Every statement is
-``UNWIND $rows ...`` over a batch bounded by rows and serialised bytes (:mod:`kg.neo4j.rows`).
-What differs between Neo4j and FalkorDB is decided once per connection, in :class:`Dialect`.
+left alone; then entities that nothing points to any more are deleted. The push reads the
+graph as the neutral rows of :mod:`kg.rows`; every statement is ``UNWIND $rows ...``
+(:mod:`kg.neo4j.cypher`) over a batch bounded by rows and serialised bytes
+(:mod:`kg.neo4j.batches`), packed for FalkorDB (:mod:`kg.neo4j.falkordb`).
 """
 
-import os
-import re
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kg.errors import KgError
-from kg.neo4j.rows import (
-    RECORD,
-    append_node_property_query,
-    append_relationship_property_query,
-    batches,
-    delete_nodes_query,
-    delete_relationships_query,
-    existing_relationships_query,
-    fitted_batches,
-    grouped_lines,
-    kind_of_key,
-    merge_nodes_query,
-    node_rows,
-    orphan_candidates,
-    orphans_query,
-    owner_kinds,
-    packed_columns,
+from kg.neo4j import cypher
+from kg.neo4j.batches import batches, serialised_size, split_oversized
+from kg.neo4j.connection import BoltError, Connection
+from kg.neo4j.falkordb import (
     packed_merge_nodes_query,
-    packed_size,
     packed_write_relationships_query,
-    relationship_rows,
-    row_packer,
-    serialised_size,
     shared_endpoint,
-    split_oversized,
-    stale_relationships,
-    write_relationships_query,
+    write_packed,
 )
-from kg.schema import NODE_KINDS, PAPER, labels_of
+from kg.rows import by_group, by_kind, node_rows, relationship_rows, sorted_rows
+from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DEFAULT_BATCH_SIZE = 2000
-DEFAULT_URI = "bolt://localhost:7687"
-CONNECT_TIMEOUT = 10.0
-WRITE_CLAUSES = re.compile(
-    r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|"
-    r"CALL\s*\{|IN\s+TRANSACTIONS|ALTER|GRANT|DENY|REVOKE)(?![\w`])",
-    re.IGNORECASE,
-)
-BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-
-
-class BoltError(KgError):
-    """The Bolt server could not be reached, refused us, or failed a statement."""
+#: ``(type, start key, end key)``: a relationship as the server and the graph both name it.
+RelKey = tuple[str, str, str]
+Progress = Callable[[str, int, int], None]
 
 
 class PushError(BoltError):
     """A push stopped part-way; ``report`` says what had been written."""
 
-    def __init__(self, message, report):
+    def __init__(self, message: str, report: "PushReport") -> None:
         super().__init__(message)
         self.report = report
-
-
-# ---------------------------------------------------------------- server dialects
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between Neo4j and other Bolt servers (FalkorDB); decided once per connection.
-
-    ``max_batch_bytes`` is the default cap on a statement's serialised text and parameters;
-    ``packed_rows`` sends rows as one delimited string (see :mod:`kg.neo4j.rows`);
-    without ``transactions`` (no rollback, so nothing to gain but round trips) statements
-    run in auto-commit.
-    """
-
-    name: str
-    constraints: bool
-    databases: bool
-    max_batch_bytes: int
-    escape_strings: bool = False
-    packed_rows: bool = False
-    transactions: bool = True
-
-    def params(self, value):
-        r"""Parameters as this server must receive them.
-
-        FalkorDB splices string parameters into single-quoted Cypher literals without
-        escaping them, so quotes and backslashes are escaped for it here.
-
-        >>> GENERIC_BOLT.params({"rows": [["it's", 1]]})
-        {'rows': [["it\\'s", 1]]}
-        >>> NEO4J.params({"name": "it's"})
-        {'name': "it's"}
-        """
-        if not self.escape_strings:
-            return value
-        if isinstance(value, str):
-            return value.replace("\\", "\\\\").replace("'", "\\'")
-        if isinstance(value, dict):
-            return {key: self.params(item) for key, item in value.items()}
-        if isinstance(value, list | tuple):
-            return [self.params(item) for item in value]
-        return value
-
-    def key_schema_statements(self, existing_index_labels):
-        """DDL that makes ``key`` unique (Neo4j) or indexed (others) on every label."""
-        labels = sorted({label for kind in NODE_KINDS for label in labels_of(kind)})
-        if self.constraints:
-            return [
-                f"CREATE CONSTRAINT kg_{label.lower()}_key IF NOT EXISTS "
-                f"FOR (n:{label}) REQUIRE n.key IS UNIQUE"
-                for label in labels
-            ]
-        return [
-            f"CREATE INDEX FOR (n:{label}) ON (n.key)"
-            for label in labels
-            if label not in existing_index_labels
-        ]
-
-
-NEO4J = Dialect("Neo4j", constraints=True, databases=True, max_batch_bytes=8 * 1024 * 1024)
-#: FalkorDB crashes on statements over about 4 KB (measured: 4,060 bytes of statement and
-#: escaped parameters pass, 4,100 crash), has no constraints or databases, splices
-#: string parameters into the statement unescaped, parses list and map parameters slowly, and
-#: has no rollback (a transaction there only adds round trips).
-GENERIC_BOLT = Dialect(
-    "Bolt server without constraints (FalkorDB)",
-    constraints=False,
-    databases=False,
-    max_batch_bytes=3900,
-    escape_strings=True,
-    packed_rows=True,
-    transactions=False,
-)
-
-
-def detect_dialect(session):
-    """Neo4j if the server answers ``dbms.components()`` as Neo4j, else the generic dialect."""
-    import neo4j
-
-    try:
-        rows = session.run("CALL dbms.components() YIELD name RETURN name").data()
-    except neo4j.exceptions.Neo4jError:
-        return GENERIC_BOLT
-    return NEO4J if any(row["name"].startswith("Neo4j") for row in rows) else GENERIC_BOLT
-
-
-# ---------------------------------------------------------------- connection
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Where and how to connect; unset fields come from NEO4J_URI/USERNAME/PASSWORD/DATABASE."""
-
-    uri: str = DEFAULT_URI
-    user: str | None = None
-    password: str | None = None
-    database: str | None = None
-
-    @classmethod
-    def resolve(cls, *, uri=None, user=None, password=None, database=None, environ=None):
-        """Explicit values first, then the environment, then defaults.
-
-        >>> Settings.resolve(uri=None, environ={"NEO4J_URI": "bolt://h:1", "NEO4J_PASSWORD": "p"})
-        Settings(uri='bolt://h:1', user='neo4j', password='p', database=None)
-        """
-        env = os.environ if environ is None else environ
-        password = password if password is not None else env.get("NEO4J_PASSWORD")
-        user = user or env.get("NEO4J_USERNAME") or ("neo4j" if password else None)
-        return cls(
-            uri=uri or env.get("NEO4J_URI") or DEFAULT_URI,
-            user=user,
-            password=password,
-            database=database or env.get("NEO4J_DATABASE") or None,
-        )
-
-
-class Connection:
-    """A driver and one long-lived session on a Bolt server, with the server's dialect."""
-
-    def __init__(self, settings, *, connect_timeout=CONNECT_TIMEOUT):
-        import neo4j
-
-        self.settings = settings
-        auth = (settings.user or "neo4j", settings.password) if settings.password else None
-        try:
-            if settings.uri.partition("://")[0] not in BOLT_SCHEMES:
-                raise ValueError(f"the scheme must be one of {', '.join(BOLT_SCHEMES)}")
-            self.driver = neo4j.GraphDatabase.driver(
-                settings.uri,
-                auth=auth,
-                connection_timeout=connect_timeout,
-                connection_acquisition_timeout=connect_timeout * 2,
-                max_transaction_retry_time=15,
-            )
-        except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
-            raise BoltError(
-                f"bad Bolt URI {settings.uri!r}: {exc}; use bolt://HOST:7687 or neo4j://HOST:7687"
-            ) from None
-        try:
-            self.driver.verify_connectivity()
-            with self.driver.session() as probe:
-                self.dialect = detect_dialect(probe)
-            if settings.database and not self.dialect.databases:
-                raise BoltError(
-                    f"{settings.uri} ({self.dialect.name}) has no named databases; "
-                    f"drop --database / NEO4J_DATABASE ({settings.database!r})"
-                )
-            self.session = self.driver.session(database=settings.database)
-            self.session.run("RETURN 1").consume()
-        except BaseException as exc:
-            self.driver.close()
-            if isinstance(exc, neo4j.exceptions.DriverError | neo4j.exceptions.Neo4jError):
-                raise connection_error(exc, settings) from None
-            raise
-
-    def close(self):
-        if getattr(self, "session", None) is not None:
-            self.session.close()
-        self.driver.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def write(self, cypher, params=None):
-        """Run one write statement; returns its counters."""
-        return self._execute(_consume, cypher, params, write=True)
-
-    def read(self, cypher, params=None, *, write=False):
-        """Run one statement, read-only unless ``write``; returns its rows as dicts."""
-        return self._execute(_rows, cypher, params, write=write)
-
-    def _execute(self, work, cypher, params, *, write):
-        """A managed transaction (retried on transient errors) where the server has them."""
-        params = self.dialect.params(params or {})
-        if not self.dialect.transactions:
-            return work(self.session, cypher, params)
-        execute = self.session.execute_write if write else self.session.execute_read
-        return execute(work, cypher, params)
-
-
-def _consume(tx, cypher, params):
-    return tx.run(cypher, params).consume().counters
-
-
-def _rows(tx, cypher, params):
-    return [record.data() for record in tx.run(cypher, params)]
-
-
-def connection_error(exc, settings):
-    """One line for a failure to connect: unreachable, refused login, unknown database."""
-    import neo4j
-
-    where = settings.uri
-    code = getattr(exc, "code", None) or ""
-    if isinstance(exc, neo4j.exceptions.AuthError) or "Security" in code:
-        return BoltError(
-            f"{where} refused the login of user {settings.user!r}: check "
-            "--user/--password or NEO4J_USERNAME/NEO4J_PASSWORD"
-        )
-    if "DatabaseNotFound" in code:
-        return BoltError(
-            f"{where} has no database {settings.database!r}: create it or pick "
-            "another with --database / NEO4J_DATABASE"
-        )
-    if isinstance(exc, neo4j.exceptions.ServiceUnavailable):
-        return BoltError(
-            f"cannot reach a Bolt server at {where}: is it running "
-            "(docker compose -f docker/compose.yml up -d --wait) and is the URI "
-            "right?"
-        )
-    if isinstance(exc, neo4j.exceptions.DatabaseError) and settings.password:
-        return BoltError(
-            f"{where} refused the connection ({exc.message}); check "
-            "--user/--password, or connect without a password if the server "
-            "needs none"
-        )
-    message = getattr(exc, "message", None) or str(exc)
-    return BoltError(f"{where}: {message}")
-
-
-def connect(*, uri=None, user=None, password=None, database=None, connect_timeout=CONNECT_TIMEOUT):
-    """Open a :class:`Connection`; unset arguments come from the NEO4J_* environment."""
-    settings = Settings.resolve(uri=uri, user=user, password=password, database=database)
-    return Connection(settings, connect_timeout=connect_timeout)
-
-
-# ---------------------------------------------------------------- runner
-
-
-def refuse_writes(cypher):
-    """Raise if a statement has a write clause (outside strings and comments).
-
-    The server enforces read access on Neo4j; this also holds on servers that do not.
-
-    >>> refuse_writes("MATCH (n {name: 'CREATE'}) RETURN n.set")
-    >>> refuse_writes("MATCH (n) DETACH DELETE n")
-    Traceback (most recent call last):
-    kg.neo4j.push.BoltError: read-only query contains DETACH; pass --write to run writes
-    """
-    code = re.sub(
-        r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/",
-        " ",
-        cypher,
-        flags=re.DOTALL,
-    )
-    found = WRITE_CLAUSES.search(code)
-    if found:
-        clause = " ".join(found.group(1).split()).upper()
-        raise BoltError(f"read-only query contains {clause}; pass --write to run writes")
-
-
-class BoltRunner:
-    """``runner(cypher, params) -> list[dict]`` over one long-lived session.
-
-    Read access mode unless ``write=True``; the same signature as the embedded runner,
-    so named queries run unchanged on either.
-    """
-
-    def __init__(self, connection, *, write=False):
-        self.connection = connection
-        self.write = write
-
-    def __call__(self, cypher, params=None):
-        import neo4j
-
-        try:
-            if not self.write:
-                refuse_writes(cypher)
-            return self.connection.read(cypher, params, write=self.write)
-        except neo4j.exceptions.Neo4jError as exc:
-            raise BoltError(f"{self.connection.settings.uri}: {exc.message or exc}") from None
-        except neo4j.exceptions.DriverError as exc:
-            raise BoltError(f"{self.connection.settings.uri}: {exc}") from None
-
-    def close(self):
-        self.connection.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def bolt_runner(*, uri=None, user=None, password=None, database=None, write=False):
-    """Connect and return a :class:`BoltRunner`; close it when done."""
-    return BoltRunner(
-        connect(uri=uri, user=user, password=password, database=database), write=write
-    )
-
-
-# ---------------------------------------------------------------- push
 
 
 @dataclass
@@ -382,7 +62,8 @@ class PushReport:
     server: str = ""
     steps: list = field(default_factory=list)
 
-    def summary(self):
+    def summary(self) -> str:
+        """One line: what was written and deleted, of how much."""
         return (
             f"{self.nodes:,}/{self.total_nodes:,} nodes and "
             f"{self.relationships:,}/{self.total_relationships:,} relationships written, "
@@ -391,7 +72,24 @@ class PushReport:
         )
 
 
-def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, progress=None):
+@dataclass(frozen=True)
+class _Graph:
+    """What the push needs of the graph, from its rows: keys, relationships and abstracts."""
+
+    keys: frozenset[str]
+    keys_by_kind: dict[str, list[str]]
+    relationships: frozenset[RelKey]
+    abstracts: dict[str, str]
+
+
+def push(
+    G: "nx.MultiDiGraph",
+    connection: Connection,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_batch_bytes: int | None = None,
+    progress: Progress | None = None,
+) -> PushReport:
     """Write ``G`` to the server: key constraints, nodes, stale edges out, edges, orphans out.
 
     Parameters
@@ -407,10 +105,28 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
     if batch_size < 1:
         raise KgError("--batch-size must be at least 1")
     max_bytes = max_batch_bytes or connection.dialect.max_batch_bytes
-    nodes, rels = node_rows(G), relationship_rows(G)
+    node_list, rel_list = sorted_rows(node_rows(G)), sorted_rows(relationship_rows(G))
+    graph = _Graph(
+        keys=frozenset(row.key for row in node_list),
+        keys_by_kind={k: [row.key for row in rows] for k, rows in by_kind(node_list).items()},
+        relationships=frozenset((row.type, row.start, row.end) for row in rel_list),
+        abstracts={
+            row.key: abstract
+            for row in node_list
+            if row.kind == PAPER and isinstance(abstract := row.props.get("abstract"), str)
+        },
+    )
+    nodes = {
+        kind: [[row.key, {"key": row.key, **row.props}] for row in rows]
+        for kind, rows in by_kind(node_list).items()
+    }
+    rels = {
+        group: [[row.start, row.end, row.props] for row in rows]
+        for group, rows in by_group(rel_list).items()
+    }
     report = PushReport(
-        total_nodes=sum(map(len, nodes.values())),
-        total_relationships=sum(map(len, rels.values())),
+        total_nodes=len(node_list),
+        total_relationships=len(rel_list),
         server=connection.dialect.name,
     )
     writer = _Writer(connection, report, batch_size, max_bytes, progress)
@@ -419,22 +135,22 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
         with writer.step("schema"):
             writer.ensure_key_schema()
         with writer.step("nodes"):
-            for kind, rows in nodes.items():
-                writer.write_rows("nodes", rows, 1, _NodeStatements(kind))
+            for kind, node_group in nodes.items():
+                writer.write_rows("nodes", node_group, 1, _NodeStatements(kind))
         with writer.step("stale relationships"):
-            existing, stale = writer.delete_stale(G)
+            existing, stale = writer.delete_stale(graph)
         with writer.step("relationships"):
-            abstracts = paper_abstracts(G)
-            for group, rows in rels.items():
-                create, update, unchanged = changes(group, rows, existing)
+            for group, rel_group in rels.items():
+                create, update, unchanged = changes(group, rel_group, existing)
                 report.relationships += len(unchanged)
-                texts = abstracts if group[1] == PAPER else None
+                texts = graph.abstracts if group[1] == PAPER else None
                 for verb, part in (("CREATE", create), ("MERGE", update)):
                     writer.write_rows(
-                        "relationships", part, 2, _RelationshipStatements(*group, verb, texts)
+                        "relationships", part, 2, _RelationshipStatements(group, verb, texts)
                     )
         with writer.step("orphans"):
-            writer.delete_orphans(G, orphan_candidates(G, [k for _, s, d in stale for k in (s, d)]))
+            ends = [key for _, src, dst in stale for key in (src, dst)]
+            writer.delete_orphans(graph, orphan_candidates(graph.keys, ends))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
         report.seconds = time.perf_counter() - start
         cause = getattr(exc, "message", None) or str(exc)
@@ -447,7 +163,51 @@ def push(G, connection, *, batch_size=DEFAULT_BATCH_SIZE, max_batch_bytes=None, 
     return report
 
 
-def changes(group, rows, existing):
+def kind_of_key(key: str) -> str | None:
+    """The node kind a key names: ``method:grpo`` -> ``Method``; None if not one of ours.
+
+    >>> kind_of_key("method:grpo"), kind_of_key("paper:0123456789ab"), kind_of_key("x:y")
+    ('Method', 'Paper', None)
+    """
+    prefix = key.partition(":")[0]
+    return next((kind for kind in NODE_KINDS if kind.lower() == prefix), None)
+
+
+def owner_kinds() -> list[str]:
+    """Kinds whose nodes own relationships that touch no Paper (APPLIED_TO, PART_OF sources)."""
+    return sorted(
+        {src for pairs in REL_ENDPOINTS.values() for src, dst in pairs if PAPER not in (src, dst)}
+    )
+
+
+def stale_relationships(
+    graph_relationships: Iterable[RelKey], existing: Iterable[RelKey]
+) -> set[RelKey]:
+    """Relationships on the server (``(type, source, target)``) that the graph does not have.
+
+    >>> on_server = [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]
+    >>> sorted(stale_relationships({("USES", "paper:a", "method:x")}, on_server))
+    [('USES', 'paper:a', 'method:y')]
+    """
+    have = set(graph_relationships)
+    return {rel for rel in existing if rel[0] in REL_TYPES and rel not in have}
+
+
+def orphan_candidates(graph_keys: Iterable[str], keys: Iterable[str]) -> list[str]:
+    """The keys, less the graph's nodes, Papers and keys that are not ours: what may be orphaned.
+
+    >>> orphan_candidates({"paper:a", "method:x"}, ["paper:b", "method:x", "method:y", "x:y"])
+    ['method:y']
+    """
+    have = set(graph_keys)
+    return sorted(
+        {key for key in keys if key not in have and kind_of_key(key) not in (None, PAPER)}
+    )
+
+
+def changes(
+    group: tuple[str, str, str], rows: list[list], existing: dict[RelKey, dict]
+) -> tuple[list[list], list[list], list[list]]:
     """Split a group's rows into (to create, to MERGE, unchanged) against the server's.
 
     ``existing`` maps ``(type, source, target)`` to properties for every relationship the
@@ -460,7 +220,9 @@ def changes(group, rows, existing):
     """
     rel_type, src_kind, dst_kind = group
     was_read = PAPER in (src_kind, dst_kind) or src_kind in owner_kinds()
-    create, update, unchanged = [], [], []
+    create: list[list] = []
+    update: list[list] = []
+    unchanged: list[list] = []
     for row in rows:
         props = existing.get((rel_type, row[0], row[1]))
         if props is None:
@@ -470,102 +232,114 @@ def changes(group, rows, existing):
     return create, update, unchanged
 
 
-def paper_abstracts(G):
-    """Each Paper's abstract by key: what packed relationship rows may cut their texts from."""
-    return {
-        key: attrs["abstract"]
-        for key, attrs in G.nodes(data=True)
-        if attrs.get("kind") == PAPER and isinstance(attrs.get("abstract"), str)
-    }
-
-
 class _NodeStatements:
     """The statements that write a group of node rows."""
 
-    source_texts = None
+    source_texts: dict[str, str] | None = None
 
-    def __init__(self, kind):
-        self.kind, self.key_kinds = kind, (kind,)
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.key_kinds: tuple[str, ...] = (kind,)
 
-    def rows(self):
-        return merge_nodes_query(self.kind)
+    def rows(self) -> str:
+        return cypher.merge_nodes_query(self.kind)
 
-    def packed(self, columns, shared):
+    def packed(self, columns: list[tuple[str, str]], shared: int | None) -> str:
         return packed_merge_nodes_query(self.kind, columns)
 
-    def shared(self, rows):
+    def shared(self, rows: list[list]) -> int | None:
         return None
 
-    def append(self, name):
-        return append_node_property_query(self.kind, name)
+    def append(self, name: str) -> str:
+        return cypher.append_node_property_query(self.kind, name)
 
-    def append_params(self, row):
+    def append_params(self, row: list) -> dict:
         return {"key": row[0]}
 
 
 class _RelationshipStatements:
     """The statements that write a group of relationship rows, with MERGE or CREATE."""
 
-    def __init__(self, rel_type, src_kind, dst_kind, verb, source_texts=None):
-        self.group, self.verb = (rel_type, src_kind, dst_kind), verb
-        self.key_kinds = (src_kind, dst_kind)
+    def __init__(
+        self, group: tuple[str, str, str], verb: str, source_texts: dict[str, str] | None
+    ) -> None:
+        self.group, self.verb = group, verb
+        self.key_kinds: tuple[str, ...] = group[1:]
         self.source_texts = source_texts
 
-    def rows(self):
-        return write_relationships_query(*self.group, verb=self.verb)
+    def rows(self) -> str:
+        return cypher.write_relationships_query(*self.group, verb=self.verb)
 
-    def packed(self, columns, shared):
+    def packed(self, columns: list[tuple[str, str]], shared: int | None) -> str:
         return packed_write_relationships_query(*self.group, columns, verb=self.verb, shared=shared)
 
-    def shared(self, rows):
+    def shared(self, rows: list[list]) -> int | None:
         return shared_endpoint(rows)
 
-    def append(self, name):
-        return append_relationship_property_query(*self.group, name)
+    def append(self, name: str) -> str:
+        return cypher.append_relationship_property_query(*self.group, name)
 
-    def append_params(self, row):
+    def append_params(self, row: list) -> dict:
         return {"src": row[0], "dst": row[1]}
 
 
 class _Writer:
     """Sends batches for one push and keeps its report and progress up to date."""
 
-    def __init__(self, connection, report, batch_size, max_bytes, progress):
+    def __init__(
+        self,
+        connection: Connection,
+        report: PushReport,
+        batch_size: int,
+        max_bytes: int,
+        progress: Progress | None,
+    ) -> None:
         self.connection, self.report = connection, report
         self.batch_size, self.max_bytes = batch_size, max_bytes
         self.progress = progress or (lambda step, done, total: None)
 
     @contextmanager
-    def step(self, name):
+    def step(self, name: str) -> Iterator[None]:
         start = time.perf_counter()
         yield
         self.report.steps.append((name, round(time.perf_counter() - start, 3)))
 
-    def _write(self, cypher, params):
-        counters = self.connection.write(cypher, params)
+    def _write(self, statement: str, params: dict | None) -> Any:
+        counters = self.connection.write(statement, params)
         self.report.statements += 1
         return counters
 
-    def _advance(self, step, count):
+    def _advance(self, step: str, count: int) -> None:
         setattr(self.report, step, getattr(self.report, step) + count)
         self.progress(step, getattr(self.report, step), getattr(self.report, f"total_{step}"))
 
-    def ensure_key_schema(self):
+    def ensure_key_schema(self) -> None:
         existing = set()
         if not self.connection.dialect.constraints:
-            rows = self.connection.read(
-                "CALL db.indexes() YIELD label, properties RETURN label, properties"
-            )
+            rows = self.connection.read(cypher.INDEXES_QUERY)
             existing = {row["label"] for row in rows if "key" in (row["properties"] or [])}
         for statement in self.connection.dialect.key_schema_statements(existing):
             self._write(statement, None)
 
-    def write_rows(self, step, rows, n_keys, statements):
+    def write_rows(
+        self,
+        step: str,
+        rows: list[list],
+        n_keys: int,
+        statements: _NodeStatements | _RelationshipStatements,
+    ) -> None:
         """Write rows packed where the dialect wants it and they fit, the rest as lists."""
         if self.connection.dialect.packed_rows and rows:
-            rows = self._write_packed(step, rows, n_keys, statements)
-        cypher = statements.rows()
-        overhead = len(cypher.encode("utf-8")) + len("rows")
+
+            def send(statement: str, packed: str, count: int) -> None:
+                self._write(statement, {"rows": packed})
+                self._advance(step, count)
+
+            rows = write_packed(
+                rows, statements, send, max_bytes=self.max_bytes, max_rows=self.batch_size
+            )
+        statement = statements.rows()
+        overhead = len(statement.encode("utf-8")) + len("rows")
         budget = self.max_bytes - overhead - 4
         for batch in batches(
             rows, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=overhead
@@ -578,7 +352,7 @@ class _Writer:
                 ]
                 batch = [r for r, _ in split]
                 appends = [(r, pieces) for r, pieces in split if pieces]
-            self._write(cypher, {"rows": batch})
+            self._write(statement, {"rows": batch})
             for row, pieces in appends:
                 for name, piece in pieces:
                     self._write(
@@ -586,123 +360,78 @@ class _Writer:
                     )
             self._advance(step, len(batch))
 
-    def _write_packed(self, step, rows, n_keys, statements):
-        """Write the rows that pack within the byte cap; return the others."""
-        texts = statements.source_texts
-        columns = packed_columns(rows, statements.key_kinds, source_texts=texts)
-        if columns is None:
-            return rows
-        shared = statements.shared(rows)
-        cypher = statements.packed(columns, shared)
-        overhead = len(cypher.encode("utf-8")) + len("rows") + 4
-        pack = row_packer(statements.key_kinds, columns, source_texts=texts, shared=shared)
-        room, others = self.max_bytes - overhead, []
-        if shared is None:
-            lines = []
-            for row in rows:
-                line = pack(row)
-                size = packed_size(line)
-                if size < room:
-                    lines.append((line, 1, size))
-                else:
-                    others.append(row)
-        else:
-            edges, key_sizes = [], {}
-            for row in rows:
-                key, edge = pack(row)
-                key_size = key_sizes.get(key)
-                if key_size is None:
-                    key_size = key_sizes[key] = packed_size(key)
-                edge_size = packed_size(edge)
-                if key_size + 1 + edge_size < room:
-                    edges.append((key, edge, edge_size))
-                else:
-                    others.append(row)
-            lines = grouped_lines(edges, max_size=room - 1, max_rows=self.batch_size)
-        for batch in fitted_batches(
-            lines,
-            max_rows=self.batch_size,
-            max_bytes=self.max_bytes,
-            overhead=overhead,
-            size=itemgetter(2),
-            count=itemgetter(1),
-        ):
-            self._write(cypher, {"rows": RECORD.join([line for line, _, _ in batch])})
-            self._advance(step, sum(count for _, count, _ in batch))
-        return others
-
-    def _key_batches(self, keys):
+    def _key_batches(self, keys: list[str]) -> Iterator[list]:
         return batches(keys, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=400)
 
-    def delete_stale(self, G):
-        """Read the relationships the graph's nodes own on the server; delete those G lacks.
+    def delete_stale(self, graph: _Graph) -> tuple[dict[RelKey, dict], set[RelKey]]:
+        """Read the relationships the graph's nodes own on the server; delete those it lacks.
 
         Returns ``(existing, stale)``: the properties of what stays, keyed by
         ``(type, source, target)``, and the set of deleted keys.
         """
-        existing = {}
+        existing: dict[RelKey, dict] = {}
         for kind in [PAPER] + owner_kinds():
-            keys = sorted(k for k, a in G.nodes(data=True) if a["kind"] == kind)
-            for batch in self._key_batches(keys):
-                cypher = existing_relationships_query(kind)
-                for row in self.connection.read(cypher, {"rows": batch}):
+            query = cypher.existing_relationships_query(kind)
+            for batch in self._key_batches(graph.keys_by_kind.get(kind, [])):
+                for row in self.connection.read(query, {"rows": batch}):
                     src, dst = (
                         (row["node"], row["other"])
                         if row["outgoing"]
                         else (row["other"], row["node"])
                     )
                     existing[(row["type"], src, dst)] = row["props"]
-        stale = stale_relationships(G, existing)
-        groups = {}
+        stale = stale_relationships(graph.relationships, existing)
+        groups: dict[tuple[str, str, str], list[list[str]]] = {}
         for rel_type, src, dst in sorted(stale):
             existing.pop((rel_type, src, dst))
             src_kind, dst_kind = kind_of_key(src), kind_of_key(dst)
             if src_kind and dst_kind:
                 groups.setdefault((rel_type, src_kind, dst_kind), []).append([src, dst])
         for group, rows in groups.items():
-            cypher = delete_relationships_query(*group)
+            query = cypher.delete_relationships_query(*group)
             for batch in batches(
-                rows, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=len(cypher)
+                rows, max_rows=self.batch_size, max_bytes=self.max_bytes, overhead=len(query)
             ):
-                counters = self._write(cypher, {"rows": batch})
+                counters = self._write(query, {"rows": batch})
                 self.report.deleted_relationships += counters.relationships_deleted
         return existing, stale
 
-    def delete_orphans(self, G, keys):
+    def delete_orphans(self, graph: _Graph, keys: list[str]) -> None:
         """Delete nodes outside the graph that nothing points to, then whatever that orphans."""
         while keys:
-            by_kind, targets = {}, set()
+            by_key_kind: dict[str, list[str]] = {}
+            targets: set[str] = set()
             for key in keys:
-                by_kind.setdefault(kind_of_key(key), []).append(key)
-            for kind, candidates in sorted(by_kind.items()):
+                by_key_kind.setdefault(kind_of_key(key) or "", []).append(key)
+            for kind, candidates in sorted(by_key_kind.items()):
                 orphans = []
                 for batch in self._key_batches(candidates):
-                    for row in self.connection.read(orphans_query(kind), {"rows": batch}):
+                    for row in self.connection.read(cypher.orphans_query(kind), {"rows": batch}):
                         orphans.append(row["key"])
                         targets.update(row["targets"])
-                cypher = delete_nodes_query(kind)
+                query = cypher.delete_nodes_query(kind)
                 for batch in self._key_batches(orphans):
-                    counters = self._write(cypher, {"rows": batch})
+                    counters = self._write(query, {"rows": batch})
                     self.report.deleted_nodes += counters.nodes_deleted
                     self.report.deleted_relationships += counters.relationships_deleted
-            keys = orphan_candidates(G, targets)
+            keys = orphan_candidates(graph.keys, targets)
 
 
-def terminal_progress(stream=None):
+def terminal_progress(stream: TextIO | None = None) -> Progress | None:
     """A ``progress`` callback drawing a bar per step on a terminal; None when not a terminal."""
-    stream = stream or sys.stderr
-    if not stream.isatty():
+    out = stream or sys.stderr
+    if not out.isatty():
         return None
     from tqdm import tqdm
 
-    bars = {}
+    bars: dict[str, Any] = {}
 
-    def progress(step, done, total):
+    def progress(step: str, done: int, total: int) -> None:
         bar = bars.get(step)
         if bar is None:
             for other in bars.values():
                 other.close()
-            bar = bars[step] = tqdm(total=total, desc=step, unit=" rows", file=stream, leave=True)
+            bar = bars[step] = tqdm(total=total, desc=step, unit=" rows", file=out, leave=True)
         bar.update(done - bar.n)
         if done >= total:
             bar.close()

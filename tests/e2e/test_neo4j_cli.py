@@ -2,8 +2,8 @@
 
 import pytest
 
+import kg.neo4j as kn
 from kg.cli import main
-from kg.neo4j import push as kn
 from kg.store.graphfile import save_graph
 from tests.helpers.bolt_server import free_port
 from tests.helpers.neo4j_graphs import small_graph

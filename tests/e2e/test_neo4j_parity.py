@@ -2,7 +2,7 @@
 
 import pytest
 
-from kg.neo4j import push as kn
+import kg.neo4j as kn
 from kg.query.engine import open_graph
 from kg.query.named import list_queries, load_query, run_query
 from kg.query.traverse import example_graph

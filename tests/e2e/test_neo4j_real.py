@@ -6,9 +6,10 @@ may be wiped, e.g. the one from docker/compose.yml.
 
 import os
 
+import neo4j
 import pytest
 
-from kg.neo4j import push as kn
+import kg.neo4j as kn
 from tests.e2e.test_neo4j_bolt import expected_state, server_state
 from tests.helpers.neo4j_graphs import reingest_lora, small_graph
 
@@ -67,7 +68,7 @@ def test_server_refuses_writes_in_read_mode(neo4j_connection):
 
 def test_failed_batch_rolls_back(neo4j_connection):
     kn.push(small_graph(), neo4j_connection)
-    with pytest.raises(Exception):
+    with pytest.raises(neo4j.exceptions.Neo4jError):
         neo4j_connection.write(
             "UNWIND $rows AS row CREATE (n:Paper {key: row})", {"rows": ["paper:new", "paper:new"]}
         )

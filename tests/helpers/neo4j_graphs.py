@@ -5,13 +5,21 @@ import networkx as nx
 from kg.schema import (
     ADDRESSES,
     APPLIED_TO,
+    AREA,
+    AUTHOR,
     AUTHORED,
+    BENCHMARK,
+    CONCEPT,
+    DATASET,
     EVALUATED_ON,
     IN_AREA,
     MENTIONS,
+    METHOD,
+    PAPER,
     PART_OF,
     PROPOSES,
     SCHEMA_VERSION,
+    TASK,
     USES,
     area_key,
     content_hash,
@@ -65,12 +73,12 @@ def small_graph():
     """Three papers, four authors, methods, datasets, a benchmark, a task, a concept, an area."""
     G = nx.MultiDiGraph(schema_version=SCHEMA_VERSION)
     area = area_key("Reinforcement Learning")
-    G.add_node(area, kind="Area", name="Reinforcement Learning")
+    G.add_node(area, kind=AREA, name="Reinforcement Learning")
     for index, (name, abstract) in enumerate(ABSTRACTS.items()):
         key = paper(name)
         G.add_node(
             key,
-            kind="Paper",
+            kind=PAPER,
             abstract=abstract,
             title=f"On {name}",
             label=None,
@@ -82,20 +90,20 @@ def small_graph():
         )
         G.add_edge(key, area, key=IN_AREA)
         for position, author in enumerate(AUTHORS[name], start=1):
-            G.add_node(author_key(author), kind="Author", name=author, variants=[author])
+            G.add_node(author_key(author), kind=AUTHOR, name=author, variants=[author])
             G.add_edge(
                 author_key(author), key, key=AUTHORED, position=position, truncated_list=False
             )
-    grpo = add_entity(G, "Method", "GRPO", long_form="Group Relative Policy Optimization")
-    ppo = add_entity(G, "Method", "PPO")
-    lora = add_entity(G, "Method", "LoRA", aliases=["Low-Rank Adaptation"])
-    gsm8k = add_entity(G, "Dataset", "GSM8K")
-    math = add_entity(G, "Dataset", "MATH")
-    mnli = add_entity(G, "Dataset", "MNLI")
-    glue = add_entity(G, "Benchmark", "GLUE")
-    nli = add_entity(G, "Task", "natural language inference")
-    reasoning = entity_key("Concept", "reasoning")
-    G.add_node(reasoning, kind="Concept", name="reasoning")
+    grpo = add_entity(G, METHOD, "GRPO", long_form="Group Relative Policy Optimization")
+    ppo = add_entity(G, METHOD, "PPO")
+    lora = add_entity(G, METHOD, "LoRA", aliases=["Low-Rank Adaptation"])
+    gsm8k = add_entity(G, DATASET, "GSM8K")
+    math = add_entity(G, DATASET, "MATH")
+    mnli = add_entity(G, DATASET, "MNLI")
+    glue = add_entity(G, BENCHMARK, "GLUE")
+    nli = add_entity(G, TASK, "natural language inference")
+    reasoning = entity_key(CONCEPT, "reasoning")
+    G.add_node(reasoning, kind=CONCEPT, name="reasoning")
     G.nodes[paper("grpo")]["label"] = "GRPO"
     add_mention(G, paper("grpo"), PROPOSES, grpo, "GRPO")
     add_mention(G, paper("grpo"), USES, ppo, "PPO")
@@ -137,23 +145,23 @@ def reingest_lora(G):
     G = G.copy()
     key = paper("lora")
     for target, rel in [
-        (entity_key("Dataset", "MNLI"), EVALUATED_ON),
-        (entity_key("Benchmark", "GLUE"), EVALUATED_ON),
-        (entity_key("Task", "natural language inference"), ADDRESSES),
+        (entity_key(DATASET, "MNLI"), EVALUATED_ON),
+        (entity_key(BENCHMARK, "GLUE"), EVALUATED_ON),
+        (entity_key(TASK, "natural language inference"), ADDRESSES),
     ]:
         G.remove_edge(key, target, key=rel)
-    lora = entity_key("Method", "LoRA")
+    lora = entity_key(METHOD, "LoRA")
     for dataset in ("MNLI", "GLUE"):
-        target = entity_key("Dataset" if dataset == "MNLI" else "Benchmark", dataset)
+        target = entity_key(DATASET if dataset == "MNLI" else BENCHMARK, dataset)
         G.remove_edge(lora, target, key=APPLIED_TO)
-    G.remove_edge(entity_key("Dataset", "MNLI"), entity_key("Benchmark", "GLUE"), key=PART_OF)
+    G.remove_edge(entity_key(DATASET, "MNLI"), entity_key(BENCHMARK, "GLUE"), key=PART_OF)
     for orphan in ("dataset:mnli", "benchmark:glue", "task:natural-language-inference"):
         G.remove_node(orphan)
     G.remove_edge("author:alan turing", key, key=AUTHORED)
     G.nodes[key]["title"] = None
     G.add_edge(
         key,
-        entity_key("Dataset", "GSM8K"),
+        entity_key(DATASET, "GSM8K"),
         key=EVALUATED_ON,
         evidence="We use LoRA",
         start=0,
@@ -162,7 +170,7 @@ def reingest_lora(G):
         rule="lexicon",
         score=0.8,
     )
-    G.edges[lora, entity_key("Dataset", "GSM8K"), APPLIED_TO].update(
+    G.edges[lora, entity_key(DATASET, "GSM8K"), APPLIED_TO].update(
         papers=2, paper_keys=sorted([key, paper("mix")]), score=2.0
     )
     return G

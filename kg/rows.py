@@ -1,0 +1,209 @@
+"""The one neutral row set every sink reads: nodes and relationships of the graph as rows.
+
+The Neo4j push, the embedded engine's load and the exports see only these rows, never the
+networkx graph's internals. A node row is its key, its kind (labels follow from it) and its
+properties; a relationship row its type, both ends (key and kind) and its properties.
+Properties are what a property graph can store: None is dropped, tuples become lists, and
+anything but strings, numbers, booleans and lists of strings is refused. Kinds, types and
+the kinds a type may join come from the closed lists of :mod:`kg.schema`.
+
+Examples
+--------
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> G.add_node("paper:a", kind="Paper", title="On GRPO", label=None, sources=("x#1",))
+>>> G.add_node("method:grpo", kind="Method", name="GRPO")
+>>> G.add_edge("paper:a", "method:grpo", key="PROPOSES", score=0.9)
+'PROPOSES'
+>>> node_rows(G)[0]
+NodeRow(key='paper:a', kind='Paper', props={'title': 'On GRPO', 'sources': ['x#1']})
+>>> node_rows(G)[1].labels
+['Method', 'Concept']
+>>> relationship_rows(G)[0].group
+('PROPOSES', 'Paper', 'Method')
+"""
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from kg.errors import KgError
+from kg.schema import NODE_KINDS, REL_ENDPOINTS, REL_TYPES, labels_of
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+#: A property value a sink can store.
+Value = str | int | float | bool | list[str]
+Props = dict[str, Value]
+_SCALARS = frozenset((str, int, float, bool))
+#: Node attributes that are the row's key and kind, not properties.
+_NODE_FIELDS = frozenset(("kind", "key"))
+
+
+class NodeRow(NamedTuple):
+    """One node: ``key``, primary ``kind`` and properties (neither key nor kind among them)."""
+
+    key: str
+    kind: str
+    props: Props
+
+    @property
+    def labels(self) -> list[str]:
+        """Its labels: ``Method`` nodes are also ``Concept``."""
+        return labels_of(self.kind)
+
+
+class RelationshipRow(NamedTuple):
+    """One relationship: type, start and end (key and kind), properties."""
+
+    type: str
+    start: str
+    start_kind: str
+    end: str
+    end_kind: str
+    props: Props
+
+    @property
+    def group(self) -> tuple[str, str, str]:
+        """(type, start kind, end kind): what a statement writing it is built for."""
+        return self.type, self.start_kind, self.end_kind
+
+
+def _storable(name: str, value: object) -> Value:
+    """A value that is not a plain scalar, as a sink stores it; ValueError if it cannot."""
+    if isinstance(value, tuple | list):
+        if not all(isinstance(item, str) for item in value):
+            raise ValueError(f"property {name!r} is a list with non-string items")
+        return list(value)
+    if isinstance(value, str | int | float | bool):
+        return value
+    raise ValueError(f"property {name!r} has type {type(value).__name__}, which Neo4j cannot store")
+
+
+def properties(attrs: dict, *, skip: frozenset[str] = frozenset()) -> Props:
+    """Storable properties from networkx attributes: None dropped, tuples to lists, checked.
+
+    >>> properties({"a": None, "b": (1,)})
+    Traceback (most recent call last):
+    ValueError: property 'b' is a list with non-string items
+    """
+    props: Props = {}
+    for name, value in attrs.items():
+        if value is None or name in skip:
+            continue
+        props[name] = value if type(value) in _SCALARS else _storable(name, value)
+    return props
+
+
+def node_rows(G: "nx.MultiDiGraph") -> list[NodeRow]:
+    """A row for every node, in the graph's order."""
+    rows = []
+    for key, attrs in G.nodes(data=True):
+        kind = attrs.get("kind")
+        if kind not in NODE_KINDS:
+            raise KgError(
+                f"node {key!r} has kind {kind!r}; expected one of {', '.join(NODE_KINDS)}"
+            )
+        try:
+            props = properties(attrs, skip=_NODE_FIELDS)
+        except ValueError as exc:
+            raise KgError(
+                f"node {key!r}: {exc}; rebuild the graph with this version of kg"
+            ) from None
+        rows.append(NodeRow(key, kind, props))
+    return rows
+
+
+def relationship_rows(G: "nx.MultiDiGraph") -> list[RelationshipRow]:
+    """A row for every relationship, in the graph's order; types and ends checked."""
+    kind_of = dict(G.nodes(data="kind"))
+    allowed = {(rel_type, *ends) for rel_type, pairs in REL_ENDPOINTS.items() for ends in pairs}
+    rows = []
+    for start, end, rel_type, attrs in G.edges(keys=True, data=True):
+        start_kind, end_kind = kind_of[start], kind_of[end]
+        if (rel_type, start_kind, end_kind) not in allowed:
+            raise _bad_relationship(start, end, rel_type, start_kind, end_kind)
+        try:
+            props = properties(attrs)
+        except ValueError as exc:
+            raise KgError(
+                f"relationship {start!r} -[{rel_type}]-> {end!r}: {exc}; "
+                "rebuild the graph with this version of kg"
+            ) from None
+        rows.append(RelationshipRow(rel_type, start, start_kind, end, end_kind, props))
+    return rows
+
+
+def _bad_relationship(
+    start: str, end: str, rel_type: str, start_kind: str, end_kind: str
+) -> KgError:
+    where = f"relationship {start!r} -[{rel_type}]-> {end!r}"
+    if rel_type not in REL_TYPES:
+        return KgError(
+            f"{where}: unknown relationship type {rel_type!r}; "
+            f"expected one of {', '.join(REL_TYPES)}"
+        )
+    return KgError(f"{where} joins {start_kind} to {end_kind}; rebuild it with `kg build`")
+
+
+def by_kind(rows: Iterable[NodeRow]) -> dict[str, list[NodeRow]]:
+    """Node rows by kind, kinds in the order they first appear."""
+    groups: dict[str, list[NodeRow]] = {}
+    for row in rows:
+        groups.setdefault(row.kind, []).append(row)
+    return groups
+
+
+def by_group(rows: Iterable[RelationshipRow]) -> dict[tuple[str, str, str], list[RelationshipRow]]:
+    """Relationship rows by (type, start kind, end kind), in the order groups first appear."""
+    groups: dict[tuple[str, str, str], list[RelationshipRow]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    return groups
+
+
+def sorted_rows[R: (NodeRow, RelationshipRow)](rows: Iterable[R]) -> list[R]:
+    """Rows in a stable order: nodes by key, relationships by (type, start, end)."""
+    return sorted(rows, key=_sort_key)
+
+
+def _sort_key(row: NodeRow | RelationshipRow) -> tuple[str, ...]:
+    if isinstance(row, NodeRow):
+        return (row.key,)
+    return row.type, row.start, row.end
+
+
+def property_names(props: Iterable[Props]) -> list[str]:
+    """Sorted names of the properties any of these rows has."""
+    return sorted(set().union(*props))
+
+
+def column_type(values: list[Value]) -> str:
+    """The type of a property from its values: int, float, boolean, string[] or '' (string).
+
+    >>> column_type([1, 2]), column_type([1, 2.5]), column_type([True]), column_type([["a"]])
+    ('int', 'float', 'boolean', 'string[]')
+    >>> column_type(["a", 1])
+    ''
+    """
+    kinds = set(map(type, values))
+    if kinds == {bool}:
+        return "boolean"
+    if kinds == {int}:
+        return "int"
+    if kinds and kinds <= {int, float}:
+        return "float"
+    if kinds == {list}:
+        return "string[]"
+    return ""
+
+
+def typed_columns(props: list[Props]) -> list[tuple[str, str]]:
+    """``[(name, type)]`` of these rows' properties, names sorted (:func:`column_type`).
+
+    >>> typed_columns([{"n": 1, "t": "x"}, {"n": 2}])
+    [('n', 'int'), ('t', '')]
+    """
+    return [
+        (name, column_type([p[name] for p in props if name in p])) for name in property_names(props)
+    ]
