@@ -61,7 +61,7 @@ def prf(tp, n_system, n_gold):
 def dataset_scores(rows, gold_label):
     """Precision, recall, F1 (overlap) and exact-span F1 of Dataset mentions."""
     tp = exact = n_gold = n_system = 0
-    for row, mentions in zip(rows, mentions_of(rows)):
+    for row, mentions in zip(rows, mentions_of(rows), strict=True):
         gold = [(e["start"], e["end"]) for e in row["entities"] if e["type"] == gold_label]
         system = [(m.start, m.end) for m in mentions if m.type in COLLECTIONS]
         o, x = span_match(gold, system)
@@ -81,7 +81,7 @@ def scirex_recall(rows):
     """Recall of salient Method/Task/Material entities mentioned in the abstract."""
     found = {t: 0 for t in SCIREX_TYPES}
     total = dict(found)
-    for row, mentions in zip(rows, mentions_of(rows)):
+    for row, mentions in zip(rows, mentions_of(rows), strict=True):
         for entity in row.get("salient_entities", []):
             kind = entity.get("type")
             if kind not in SCIREX_TYPES or not entity.get("mentioned_in_abstract"):

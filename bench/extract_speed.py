@@ -86,7 +86,7 @@ def stage_times(texts, repeat=1):
         _, _, cpu = timed(
             lambda nlp: sum(1 for _ in nlp.pipe(texts, batch_size=256)),
             repeat,
-            fresh=lambda: _with_only(build_nlp(), enabled),
+            fresh=lambda enabled=tuple(enabled): _with_only(build_nlp(), list(enabled)),
         )
         total = cpu / len(texts) * 1e6
         times[name], before = total - before, total

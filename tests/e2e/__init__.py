@@ -1,1 +1,2 @@
-"""End-to-end tests: servers, the browser, process pools, subprocess CLI runs and the ../shared corpora."""
+"""End-to-end tests: servers, the browser, process pools, subprocess CLI runs and the
+../shared corpora."""

@@ -15,13 +15,17 @@ SCORER = SHARED / "eval" / "score.py"
 #: The issue's quality bars on the dev gold (F1 per class; authors exact).
 BARS = {"Method": 0.80, "Dataset+Benchmark": 0.85, "Metric": 0.70, "Task": 0.50}
 
-LISTING = """论文检索
+ABSTRACT = (
+    "We propose OrderDP, a pruning method, and evaluate it on CIFAR-10 with ResNet-50, "
+    "reporting accuracy."
+)
+LISTING = f"""论文检索
 
 Theory · Optimization
 
 Ada Lovelace, Alan Turing 等
 
-We propose OrderDP, a pruning method, and evaluate it on CIFAR-10 with ResNet-50, reporting accuracy.
+{ABSTRACT}
 """
 
 
