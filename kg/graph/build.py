@@ -12,7 +12,16 @@ from kg import schema as S
 from kg.errors import InputError
 from kg.extractors.read import read_listings
 from kg.extractors.workers import WorkerPool
-from kg.graph import layers as kgraph
+from kg.graph._nx import node_attrs
+from kg.graph.entities import add_entity_layer
+from kg.graph.papers import (
+    add_paper,
+    authored_by,
+    new_graph,
+    paper_index,
+    prune_orphans,
+    set_coauthor_counts,
+)
 from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
@@ -39,7 +48,7 @@ def plan_records(G, records, *, reingest=False):
     area and title the graph lacks); a record whose id is known but whose abstract changed
     is re-ingested; ``reingest`` re-extracts known papers too.
     """
-    by_hash = kgraph.paper_index(G)
+    by_hash = paper_index(G)
     to_extract, seen, authors = {}, {}, set()
     report = BuildReport()
     for record in records:
@@ -53,7 +62,7 @@ def plan_records(G, records, *, reingest=False):
         if digest in seen:
             report.duplicates += 1
         elif key in G and G.nodes[key]["hash"] != digest:
-            authors.update(kgraph.authored_by(G, key))
+            authors.update(authored_by(G, key))
             reset_paper(G, key, record, digest)
             report.updated_papers += 1
             to_extract[key] = record
@@ -67,8 +76,8 @@ def plan_records(G, records, *, reingest=False):
             report.new_papers += 1
             to_extract[key] = record
         seen[digest] = key
-        kgraph.add_paper(G, record, key, digest)
-        authors.update(kgraph.authored_by(G, key))
+        add_paper(G, record, key, digest)
+        authors.update(authored_by(G, key))
     return list(to_extract.items()), report, authors
 
 
@@ -77,7 +86,7 @@ def reset_paper(G, key, record, digest):
     touched = set(G.predecessors(key)) | set(G.successors(key))
     G.remove_edges_from(list(G.in_edges(key, keys=True)) + list(G.out_edges(key, keys=True)))
     G.nodes[key].update(abstract=record.abstract, hash=digest, label=None, area=None)
-    kgraph.prune_orphans(G, touched)
+    prune_orphans(G, touched)
 
 
 def assemble_mentions(G, mentions, *, resolution=None):
@@ -89,7 +98,7 @@ def assemble_mentions(G, mentions, *, resolution=None):
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
     resolved = resolve_corpus(mentions.items()) if resolution is None else resolution.items
-    kgraph.add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
+    add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
 
 
 def build_graph(
@@ -110,7 +119,7 @@ def build_graph(
     ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
     """
     started = time.perf_counter()
-    G = kgraph.new_graph() if graph is None else graph
+    G = new_graph() if graph is None else graph
     mentions = {} if mentions is None else mentions
     problems = []
     records = read_listings(inputs, format=format, problems=problems)
@@ -118,9 +127,11 @@ def build_graph(
     report.problems = problems
     # Authors this build did not touch keep their counts; those without one get it.
     authors.update(
-        a for a, attrs in G._node.items() if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
+        a
+        for a, attrs in node_attrs(G).items()
+        if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
     )
-    kgraph.set_coauthor_counts(G, authors)
+    set_coauthor_counts(G, authors)
     bar = tqdm(
         total=len(to_extract),
         unit="paper",
@@ -140,7 +151,7 @@ def build_graph(
         # While the workers extract: resolve the papers already here.
         fresh = set(keys)
         resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
-    for key, (_, found) in zip(keys, extracted):
+    for key, (_, found) in zip(keys, extracted, strict=False):
         mentions[key] = found
         bar.update()
     bar.close()

@@ -13,7 +13,7 @@ from functools import lru_cache
 from kg.extractors.lexicon import name_key
 from kg.extractors.records import mention_from_fields
 from kg.extractors.rules import singular
-from kg.schema import BENCHMARK, DATASET
+from kg.schema import COLLECTION_KINDS
 
 
 def _replace(m, **changes):
@@ -125,7 +125,9 @@ class Resolution:
         self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
         self.names = {g: _most_common(c) for g, c in self._names.items()}
         self.long_forms = {g: _most_common(c) for g, c in self._forms.items()}
-        self.items = [(key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1)]
+        self.items = [
+            (key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1, strict=True)
+        ]
 
     def _count(self, mentions, step):
         """Add ``step`` (1 or -1) to the name and long-form counts of stage-1 ``mentions``;
@@ -228,7 +230,7 @@ def unify_collection_kinds(items):
         for key, kind, name in {
             (entity_name_key(m.canonical), m.type, m.canonical)
             for m in mentions
-            if m.type in _COLLECTIONS
+            if m.type in COLLECTION_KINDS
         }:
             kinds[key][kind] += 1
             names[key][name] += 1
@@ -246,15 +248,12 @@ def _as_one(m, one):
     """``m`` with the kind and display name of its collection in ``one``, if it has one."""
     kind, name = (
         one.get(entity_name_key(m.canonical), (m.type, m.canonical))
-        if m.type in _COLLECTIONS
+        if m.type in COLLECTION_KINDS
         else (m.type, m.canonical)
     )
     if (kind, name) == (m.type, m.canonical):
         return m
     return _replace(m, type=kind, canonical=name)
-
-
-_COLLECTIONS = (DATASET, BENCHMARK)
 
 
 def _uncount(groups, group, value):

@@ -13,10 +13,7 @@ from kg.extractors.pipeline import extract_mentions
 from kg.extractors.read import read_listings
 from kg.files import atomic_output
 from kg.graph.resolve import resolve_corpus
-from kg.schema import content_hash, paper_key
-
-#: Entity types written to the file (keyphrase Concepts are graph-only).
-SCORED_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
+from kg.schema import SCORED_TYPES, content_hash, paper_key
 
 
 def paper_record(record, mentions):
@@ -55,8 +52,8 @@ def extract_records(inputs, *, format=None, workers=1, problems=None):
         detail = f": {problems[0]}" if problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     keys = [paper_key(r.abstract, r.external_id) for r, _ in pairs]
-    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs)])
-    return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved)]
+    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs, strict=True)])
+    return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved, strict=True)]
 
 
 def extract_to_jsonl(inputs, output, *, format=None, workers=1, problems=None):

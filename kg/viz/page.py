@@ -35,7 +35,18 @@ STYLE = {
     schema.CONCEPT: ("#76b7b2", "dot", "\u25cf"),
     schema.AREA: ("#bab0ac", "square", "\u25a0"),
 }
+#: The style of a kind STYLE does not list (an entity type new to the vocabulary).
+DEFAULT_STYLE = ("#8c8c8c", "dot", "\u25cf")
 HIGHLIGHT_BORDER = "#000000"
+
+
+def style_of(kind):
+    """(colour, vis shape, legend glyph) of a node kind; DEFAULT_STYLE for unlisted kinds.
+
+    >>> style_of("Paper") == STYLE["Paper"], style_of("Software") == DEFAULT_STYLE
+    (True, True)
+    """
+    return STYLE.get(kind, DEFAULT_STYLE)
 
 
 def node_size(degree):
@@ -103,7 +114,7 @@ def build_network(G, view):
     net = Network(directed=True, cdn_resources="in_line")
     highlighted = set(view.highlight)
     for key in view.nodes:
-        colour, shape, _ = STYLE[G.nodes[key]["kind"]]
+        colour, shape, _ = style_of(G.nodes[key]["kind"])
         net.add_node(
             key,
             label=display_name(G, key),
@@ -146,7 +157,9 @@ def _assets():
 def legend(G, view):
     """(kind, colour, glyph) for each kind of node on the page, in schema order."""
     kinds = {G.nodes[key]["kind"] for key in view.nodes}
-    return [(kind, STYLE[kind][0], STYLE[kind][2]) for kind in schema.NODE_KINDS if kind in kinds]
+    return [
+        (kind, style_of(kind)[0], style_of(kind)[2]) for kind in schema.NODE_KINDS if kind in kinds
+    ]
 
 
 def render(G, view):

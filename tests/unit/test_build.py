@@ -6,7 +6,7 @@ from kg import schema as S
 from kg.extractors.records import Mention, PaperRecord
 from kg.graph.authors import author_key
 from kg.graph.build import assemble_mentions, build, build_graph, plan_records
-from kg.graph.layers import authored_by, new_graph
+from kg.graph.papers import authored_by, new_graph
 
 ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
 

@@ -5,15 +5,12 @@ import inspect
 import pytest
 
 from kg.errors import KgError, NotFound
-from kg.graph.layers import set_coauthor_counts
+from kg.graph.papers import set_coauthor_counts
 from kg.query import traverse
 from kg.query.engine import open_graph
 from kg.query.named import (
     QUERY_DIR,
     bind,
-    format_csv,
-    format_json,
-    format_table,
     list_queries,
     load_query,
     node_resolver,
@@ -21,6 +18,7 @@ from kg.query.named import (
     parse_query,
     run_query,
 )
+from kg.query.render import format_csv, format_json, format_table
 from kg.query.traverse import example_graph
 from kg.schema import AUTHORED, content_hash
 
@@ -176,7 +174,7 @@ def test_bind_rejects_bad_parameters(given, message):
 def test_bool_parameter():
     query = load_query("methods_on")
     with pytest.raises(KgError, match="true or false"):
-        bind(query, {"dataset": "x", "include_parts": "maybe"}, resolve=lambda l, t: t)
+        bind(query, {"dataset": "x", "include_parts": "maybe"}, resolve=lambda labels, t: t)
 
 
 def test_node_resolver_through_the_runner(run):

@@ -9,7 +9,7 @@ import pytest
 from kg import files
 from kg.errors import GraphFileError, OutputError
 from kg.graph.build import build
-from kg.graph.layers import new_graph
+from kg.graph.papers import new_graph
 from kg.schema import CONCEPT_KINDS
 from kg.store import graphfile as store
 from kg.store.graphfile import MAGIC, load_graph, save_graph
@@ -187,15 +187,27 @@ def test_paused_gc_restores_the_collector():
     assert gc.isenabled()
 
 
-def test_paused_gc_leaves_what_the_step_made_out_of_later_collections():
+def test_paused_gc_leaves_the_callers_heap_unfrozen():
     import gc
 
     gc.unfreeze()
     with store.paused_gc():
-        made = [{"n": i} for i in range(1000)]
-    assert gc.get_freeze_count() >= len(made)
+        made = [[i] for i in range(1000)]  # lists: objects the collector tracks
+    assert gc.get_freeze_count() == 0
     young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
-    assert not any(id(d) in young for d in made)
+    assert all(id(d) in young for d in made)
+
+
+def test_paused_gc_keeps_a_paused_collector_paused():
+    import gc
+
+    gc.disable()
+    try:
+        with store.paused_gc():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_graph_loads_without_its_entity_layer(tmp_path, seed_graph):

@@ -1,5 +1,7 @@
 """The traversals on the hand-made example graph (known answers) and on the seed graph."""
 
+from itertools import pairwise
+
 import pytest
 
 from kg.errors import NotFound
@@ -241,7 +243,7 @@ def test_collaboration_path_is_the_first_shortest_chain(seed):
             continue
         expected = min(nx.all_shortest_paths(projection, a, b))
         assert [r["key"] for r in rows] == expected
-        for before, row in zip(rows, rows[1:]):
+        for before, row in pairwise(rows):
             assert row["papers"] and all(
                 before["key"] in G.pred[key]
                 for key in (k for k, t in G.nodes(data="title") if t in row["papers"])
