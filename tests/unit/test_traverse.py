@@ -198,16 +198,6 @@ def test_papers_with_and_shared_concepts(G):
     assert shared_concepts(G, "Lonely Paper", "Lonely Paper") == []
 
 
-def test_seed_graph_coauthors_of_julia_kempe(seed_graph):
-    # 003_fd5b763aadb61871.txt: three papers of Julia Kempe, one with each of them
-    rows = {r["coauthor"]: r for r in coauthors(seed_graph, "julia kempe")}
-    assert rows["Yann Ollivier"]["shared"] == 1
-    assert rows["Remi Munos"]["shared"] == 1
-    assert len(rows) == 13
-    path = collaboration_path(seed_graph, "Yann Ollivier", "remi munos")
-    assert [r["author"] for r in path] == ["Yann Ollivier", "Julia Kempe", "Remi Munos"]
-
-
 def random_collaboration_graph(seed, authors=30, papers=40):
     import random
 
