@@ -125,7 +125,7 @@ def _build(
         f"{sum(not p.kept for p in report.problems):,} skipped "
         f"({report.seconds:.1f} s)."
     )
-    print(f"Graph saved to {os.path.abspath(report.graph_path)}")
+    print(f"Graph saved to {os.path.abspath(report.graph_path or output)}")
     return 0, G
 
 

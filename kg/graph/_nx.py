@@ -22,25 +22,25 @@ def node_attrs(G: nx.MultiDiGraph) -> NodeDict:
 
     Change attribute dicts through it, never the dict itself.
     """
-    return G._node
+    return G._node  # type: ignore[attr-defined]
 
 
 def successors(G: nx.MultiDiGraph) -> Adjacency:
     """The graph's own out-adjacency ``{u: {v: {key: attrs}}}`` (what ``G.succ`` wraps);
     read only."""
-    return G._succ
+    return G._succ  # type: ignore[attr-defined]
 
 
 def predecessors(G: nx.MultiDiGraph) -> Adjacency:
     """The graph's own in-adjacency ``{v: {u: {key: attrs}}}`` (what ``G.pred`` wraps);
     read only."""
-    return G._pred
+    return G._pred  # type: ignore[attr-defined]
 
 
 def insert_nodes(G: nx.MultiDiGraph, nodes: Iterable[tuple[Any, dict[str, Any]]]) -> None:
     """Add new ``(key, attrs)`` nodes: what ``add_nodes_from`` does for absent nodes, without
     its per-node overhead. ``attrs`` becomes the node's attribute dict."""
-    node, succ, pred = G._node, G._succ, G._pred
+    node, succ, pred = node_attrs(G), successors(G), predecessors(G)
     for key, attrs in nodes:
         node[key] = attrs
         succ[key] = {}
@@ -51,7 +51,7 @@ def insert_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[Any, Any, Any, dict[s
     """Add ``(u, v, key, attrs)`` edges between nodes of ``G`` (about three times faster than
     ``add_edges_from``); an edge of the same key between the same nodes is replaced and
     ``attrs`` becomes the edge's attribute dict."""
-    succ, pred = G._succ, G._pred
+    succ, pred = successors(G), predecessors(G)
     for u, v, key, attrs in edges:
         keydict = succ[u].get(v)
         if keydict is None:

@@ -17,7 +17,8 @@ from kg.graph.authors import author_key, display_name
 
 def new_graph() -> nx.MultiDiGraph:
     """An empty kg graph."""
-    return nx.MultiDiGraph(schema_version=S.SCHEMA_VERSION)
+    G: nx.MultiDiGraph = nx.MultiDiGraph(schema_version=S.SCHEMA_VERSION)
+    return G
 
 
 def paper_index(G: nx.MultiDiGraph) -> dict[str, str]:

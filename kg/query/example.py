@@ -31,7 +31,7 @@ def example_graph() -> nx.MultiDiGraph:
     Ada Lovelace has no co-author, Dan Diaz and Eve Evans are cut off from everyone else.
     GRPO is applied to MNLI, which is PART_OF GLUE.
     """
-    G = nx.MultiDiGraph(schema_version=SCHEMA_VERSION)
+    G: nx.MultiDiGraph = nx.MultiDiGraph(schema_version=SCHEMA_VERSION)
     entities = [
         ("method:grpo", METHOD, "GRPO", ["Group Relative Policy Optimization"]),
         ("method:ppo", METHOD, "PPO", ["Proximal Policy Optimization"]),

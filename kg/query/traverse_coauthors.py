@@ -4,6 +4,7 @@ Rows mirror the named queries of the same names; ties are broken by name, then k
 """
 
 from collections.abc import Collection, Mapping
+from typing import Any
 
 import networkx as nx
 
@@ -58,7 +59,7 @@ def _collaborators(G: nx.MultiDiGraph, author: str) -> dict[str, list[str]]:
     return shared
 
 
-def coauthors(G: nx.MultiDiGraph, author: str, *, limit: int | None = None) -> list[dict]:
+def coauthors(G: nx.MultiDiGraph, author: str, *, limit: int | None = None) -> list[dict[str, Any]]:
     """An author's co-authors, most shared papers first, each with the papers they share.
 
     Examples
@@ -73,7 +74,7 @@ def coauthors(G: nx.MultiDiGraph, author: str, *, limit: int | None = None) -> l
     []
     """
     a = find_node(G, author, kinds=(AUTHOR,))
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "coauthor": node_name(G, b),
             "key": b,
@@ -86,7 +87,7 @@ def coauthors(G: nx.MultiDiGraph, author: str, *, limit: int | None = None) -> l
     return rows[:limit]
 
 
-def coauthors_within(G: nx.MultiDiGraph, author: str, *, hops: int = 2) -> list[dict]:
+def coauthors_within(G: nx.MultiDiGraph, author: str, *, hops: int = 2) -> list[dict[str, Any]]:
     """Authors within ``hops`` co-authorship steps, with their distance (1 = co-author).
 
     >>> from kg.query.example import example_graph
@@ -100,12 +101,14 @@ def coauthors_within(G: nx.MultiDiGraph, author: str, *, hops: int = 2) -> list[
         raise ValueError("hops must be at least 1")
     a = find_node(G, author, kinds=(AUTHOR,))
     distance = {a: 0}
-    frontier = [a]
+    frontier = {a}
     for d in range(1, hops + 1):
         ring = {b for x in frontier for b in _collaborators(G, x) if b not in distance}
         distance.update(dict.fromkeys(ring, d))
         frontier = ring
-    rows = [{"author": node_name(G, b), "key": b, "distance": d} for b, d in distance.items() if d]
+    rows: list[dict[str, Any]] = [
+        {"author": node_name(G, b), "key": b, "distance": d} for b, d in distance.items() if d
+    ]
     rows.sort(key=lambda r: (r["distance"], r["author"], r["key"]))
     return rows
 
@@ -157,7 +160,7 @@ def shortest_chain_layers(index: Index, a: str, b: str) -> list[set[str]] | None
     return [layers[i] for i in range(d + 1)]
 
 
-def collaboration_path(G: nx.MultiDiGraph, source: str, target: str) -> list[dict]:
+def collaboration_path(G: nx.MultiDiGraph, source: str, target: str) -> list[dict[str, Any]]:
     """The shortest chain of co-authors from ``source`` to ``target``, with linking papers.
 
     Each row is one author on the path with the papers it shares with the previous one.
@@ -196,7 +199,7 @@ def collaboration_path(G: nx.MultiDiGraph, source: str, target: str) -> list[dic
     return rows
 
 
-def top_collaborators(G: nx.MultiDiGraph, *, limit: int = 10) -> list[dict]:
+def top_collaborators(G: nx.MultiDiGraph, *, limit: int = 10) -> list[dict[str, Any]]:
     """The authors with the most distinct co-authors, with their paper counts.
 
     >>> from kg.query.example import example_graph

@@ -5,6 +5,7 @@ Rows mirror the named queries of the same names; ties are broken by name, then k
 """
 
 import math
+from typing import Any
 
 import networkx as nx
 
@@ -50,7 +51,9 @@ def idf(G: nx.MultiDiGraph, concept: str) -> float:
     return math.log(paper_count(G) / len(papers_about(G, concept)))
 
 
-def related_papers(G: nx.MultiDiGraph, paper: str, *, limit: int | None = 10) -> list[dict]:
+def related_papers(
+    G: nx.MultiDiGraph, paper: str, *, limit: int | None = 10
+) -> list[dict[str, Any]]:
     """Papers sharing concepts with a paper, ranked by the summed IDF of what they share.
 
     A concept few papers name counts more than one many papers name; ``shared`` lists the
@@ -70,7 +73,7 @@ def related_papers(G: nx.MultiDiGraph, paper: str, *, limit: int | None = 10) ->
             if q != p:
                 shared.setdefault(q, []).append(c)
     weight = {c: idf(G, c) for c in concepts_of(G, p)}
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "paper": paper_name(G, q),
             "key": q,
@@ -83,7 +86,7 @@ def related_papers(G: nx.MultiDiGraph, paper: str, *, limit: int | None = 10) ->
     return rows[:limit]
 
 
-def papers_with(G: nx.MultiDiGraph, concept: str) -> list[dict]:
+def papers_with(G: nx.MultiDiGraph, concept: str) -> list[dict[str, Any]]:
     """Every paper that points to a concept, with how (the relationship types), by name.
 
     >>> from kg.query.example import example_graph
@@ -93,7 +96,7 @@ def papers_with(G: nx.MultiDiGraph, concept: str) -> list[dict]:
     Sharper Bounds ['PROPOSES']
     """
     c = find_node(G, concept, kinds=CONCEPT_KINDS)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "paper": paper_name(G, p),
             "key": p,
@@ -105,7 +108,7 @@ def papers_with(G: nx.MultiDiGraph, concept: str) -> list[dict]:
     return rows
 
 
-def shared_concepts(G: nx.MultiDiGraph, paper: str, other: str) -> list[dict]:
+def shared_concepts(G: nx.MultiDiGraph, paper: str, other: str) -> list[dict[str, Any]]:
     """What two papers share: the concepts both point to, rarest first, with their IDF.
 
     A paper compared with itself gives ``[]``.
@@ -120,7 +123,7 @@ def shared_concepts(G: nx.MultiDiGraph, paper: str, other: str) -> list[dict]:
     q = find_node(G, other, kinds=(PAPER,))
     if p == q:
         return []
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "concept": node_name(G, c),
             "key": c,

@@ -5,6 +5,7 @@ Rows mirror the named queries of the same names; ties are broken by name, then k
 """
 
 from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -19,13 +20,15 @@ def _evidence(G: nx.MultiDiGraph, papers: Iterable[str], entity: str) -> list[st
         {
             attrs["evidence"]
             for p in papers
-            for rel, attrs in G.get_edge_data(p, entity, default={}).items()
+            for rel, attrs in (G.get_edge_data(p, entity) or {}).items()
             if rel in MENTION_RELS and attrs.get("evidence")
         }
     )
 
 
-def _applied_row(G: nx.MultiDiGraph, method: str, target: str, attrs: dict) -> dict:
+def _applied_row(
+    G: nx.MultiDiGraph, method: str, target: str, attrs: dict[str, Any]
+) -> dict[str, Any]:
     papers = attrs.get("paper_keys") or []
     return {
         "method": node_name(G, method),
@@ -39,7 +42,7 @@ def _applied_row(G: nx.MultiDiGraph, method: str, target: str, attrs: dict) -> d
     }
 
 
-def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict]:
+def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict[str, Any]]:
     """The datasets and benchmarks a method was applied to, most supporting papers first.
 
     Each row has the supporting paper count, the papers, and the sentences in which those
@@ -52,7 +55,7 @@ def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict]:
     MNLI Dataset 1 ['Sharper Bounds']
     """
     m = find_node(G, method, kinds=(METHOD,))
-    rows = [
+    rows: list[dict[str, Any]] = [
         _applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
         for t in G.successors(m)
         if APPLIED_TO in G[m][t]
@@ -79,7 +82,9 @@ def parts_of(G: nx.MultiDiGraph, whole: str) -> set[str]:
     return found
 
 
-def methods_on(G: nx.MultiDiGraph, dataset: str, *, include_parts: bool = False) -> list[dict]:
+def methods_on(
+    G: nx.MultiDiGraph, dataset: str, *, include_parts: bool = False
+) -> list[dict[str, Any]]:
     """The methods applied to a dataset or benchmark, most supporting papers first.
 
     With ``include_parts`` a benchmark answers for its member datasets too; ``target``
@@ -93,7 +98,7 @@ def methods_on(G: nx.MultiDiGraph, dataset: str, *, include_parts: bool = False)
     """
     d = find_node(G, dataset, kinds=COLLECTION_KINDS)
     targets = parts_of(G, d) if include_parts else {d}
-    rows = [
+    rows: list[dict[str, Any]] = [
         _applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
         for t in targets
         for m in G.predecessors(t)
@@ -105,7 +110,7 @@ def methods_on(G: nx.MultiDiGraph, dataset: str, *, include_parts: bool = False)
     return rows
 
 
-def top_method_dataset_pairs(G: nx.MultiDiGraph, *, limit: int = 10) -> list[dict]:
+def top_method_dataset_pairs(G: nx.MultiDiGraph, *, limit: int = 10) -> list[dict[str, Any]]:
     """The method-dataset (or benchmark) pairs with the most supporting papers.
 
     >>> from kg.query.example import example_graph
@@ -115,8 +120,8 @@ def top_method_dataset_pairs(G: nx.MultiDiGraph, *, limit: int = 10) -> list[dic
     GRPO GLUE 1
     """
 
-    def rank(G: nx.MultiDiGraph) -> list[dict]:
-        rows = [
+    def rank(G: nx.MultiDiGraph) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = [
             {
                 "method": node_name(G, m),
                 "method_key": m,

@@ -103,7 +103,7 @@ def data_to_graph(data: dict[str, Any]) -> nx.MultiDiGraph:
     Equivalent to ``add_nodes_from`` + ``add_edges_from`` (a test checks it) and about three
     times faster, which is most of the load time of a large graph.
     """
-    G = nx.MultiDiGraph(**data["graph"])
+    G: nx.MultiDiGraph = nx.MultiDiGraph(**data["graph"])
     insert_nodes(G, data["nodes"])
     insert_edges(G, data["edges"])
     return G
