@@ -5,7 +5,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -17,19 +17,18 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from kg.extractors.workers import WorkerPool
+    from kg.query.named import Runner
 
 GRAPH_ENV = "KG_GRAPH"
 
 
 def default_graph() -> str:
-    """The graph file a command uses when none is given."""
     return os.environ.get(GRAPH_ENV, DEFAULT_GRAPH)
 
 
 def add_graph_option(
     parser: argparse.ArgumentParser, help_text: str = "graph file to read"
 ) -> None:
-    """Add ``-g/--graph``."""
     parser.add_argument(
         "-g",
         "--graph",
@@ -40,21 +39,17 @@ def add_graph_option(
 
 
 def graph_path(args: argparse.Namespace) -> str:
-    """The graph file a command was given, else the default."""
     return args.graph or default_graph()
 
 
 def warn(message: str) -> None:
-    """One ``kg: ...`` line on stderr."""
     print(f"kg: {message}", file=sys.stderr)
 
 
 @contextmanager
 def frozen_after() -> Iterator[None]:
-    """Pause the garbage collector for a bulk step (loading or building a graph), then freeze
-    what exists: the step makes millions of objects and no cycles, and this process lives
-    only for one command, so later collections may skip them (a quarter of a second each
-    for a 20k-paper graph). Process-wide, hence here and not in the library."""
+    """Pause the collector for a load or build, then freeze what it made (later collections
+    skip it: 0.25 s each for 20k papers). Process-wide, so the CLI's choice, not the API's."""
     gc.disable()
     try:
         yield
@@ -158,7 +153,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def add_extract_parser(sub: Any, formats: Sequence[str]) -> None:
-    """The ``extract`` command."""
     p = sub.add_parser(
         "extract",
         help="write the entities found in each abstract as JSONL",
@@ -181,27 +175,15 @@ def add_extract_parser(sub: Any, formats: Sequence[str]) -> None:
 # ---------------------------------------------------------------- query, cypher
 
 
-def open_runner(args: argparse.Namespace) -> AbstractContextManager[Callable]:
+def open_runner(args: argparse.Namespace) -> AbstractContextManager["Runner"]:
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
-    if getattr(args, "uri", None):
-        from kg.neo4j.push import bolt_runner
+    from kg.query.named import open_runner
 
-        return bolt_runner(
-            uri=args.uri,
-            user=args.user,
-            password=args.password,
-            database=args.database,
-            write=args.write,
-        )
-    if args.write:
-        raise KgError("--write needs --uri: the embedded engine is read-only")
-    from kg.query.engine import embedded_runner
-
-    return embedded_runner(graph_path(args))
+    keys = ("uri", "user", "password", "database", "write")
+    return open_runner(graph_path(args), **{k: getattr(args, k) for k in keys})
 
 
 def output_format(args: argparse.Namespace) -> str:
-    """table, json or csv, as the options ask."""
     return "json" if args.json else "csv" if args.csv else "table"
 
 
@@ -231,7 +213,6 @@ def cmd_cypher(args: argparse.Namespace) -> int:
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the commands that print rows."""
     parser.add_argument(
         "--param", action="append", metavar="NAME=VALUE", help="a query parameter (repeatable)"
     )
@@ -315,7 +296,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_push_parser(sub: Any) -> None:
-    """The ``push`` command."""
     from kg.neo4j.push import DEFAULT_BATCH_SIZE
 
     p = sub.add_parser(
@@ -352,7 +332,6 @@ def add_push_parser(sub: Any) -> None:
 
 
 def add_export_parser(sub: Any) -> None:
-    """The ``export`` command."""
     from kg.export import FORMATS
 
     p = sub.add_parser(
@@ -374,11 +353,7 @@ def add_export_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_export)
 
 
-# ---------------------------------------------------------------- parser
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The ``kg`` argument parser with every command."""
     from kg.extractors.read import FORMATS
 
     parser = argparse.ArgumentParser(

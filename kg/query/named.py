@@ -21,6 +21,7 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -197,6 +198,28 @@ def node_resolver(runner: Runner) -> Resolver:
         return NameIndex(candidates).find(text, what="/".join(labels).lower())
 
     return resolve
+
+
+def open_runner(
+    graph: str | Path,
+    *,
+    uri: str | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    write: bool = False,
+) -> AbstractContextManager[Runner]:
+    """The runner queries go to: a Bolt server at ``uri`` (Neo4j; connection settings default
+    to the NEO4J_* variables), else the read-only embedded engine on the graph file."""
+    if uri:
+        from kg.neo4j.push import bolt_runner
+
+        return bolt_runner(uri=uri, user=user, password=password, database=database, write=write)
+    if write:
+        raise KgError("--write needs --uri: the embedded engine is read-only")
+    from kg.query.engine import embedded_runner
+
+    return embedded_runner(graph)
 
 
 def run_query(
