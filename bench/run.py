@@ -96,12 +96,12 @@ def rows_of(results):
 def format_table(rows):
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     head = ("figure", "measured", "target")
-    widths = [max(w, len(h)) for w, h in zip(widths, head)]
+    widths = [max(w, len(h)) for w, h in zip(widths, head, strict=True)]
     lines = [
-        "  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip(),
+        "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip(),
         "  ".join("-" * w for w in widths),
     ]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     return "\n".join(lines)
 
 

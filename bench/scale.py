@@ -141,8 +141,11 @@ def measure_incremental(workdir, *, base=19456, added=(100,), workers=1, runs=5,
 
 def table(rows, columns):
     widths = [max(len(str(c)), *(len(str(r.get(c, ""))) for r in rows)) for c in columns]
-    lines = ["  ".join(str(c).rjust(w) for c, w in zip(columns, widths))]
-    lines += ["  ".join(str(r.get(c, "")).rjust(w) for c, w in zip(columns, widths)) for r in rows]
+    lines = ["  ".join(str(c).rjust(w) for c, w in zip(columns, widths, strict=True))]
+    lines += [
+        "  ".join(str(r.get(c, "")).rjust(w) for c, w in zip(columns, widths, strict=True))
+        for r in rows
+    ]
     return "\n".join(lines)
 
 

@@ -27,15 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
-
 from kg.query import traverse
 from kg.query.engine import CypherError, cache_dir, embedded_runner
 from kg.query.named import bind, load_query, run_query
 from kg.schema import (
     APPLIED_TO,
     AUTHOR,
+    CONCEPT,
     DATASET,
     EVALUATED_ON,
     MENTIONS,
@@ -45,6 +43,9 @@ from kg.schema import (
     entity_key,
 )
 from kg.store.graphfile import load_graph, save_graph
+
+REPO = Path(__file__).resolve().parents[1]
+PAPERLISTS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
 
 STAND_IN_METHODS = [
     "BERT",
@@ -145,7 +146,7 @@ def add_stand_in_mentions(G):
         for word in sorted(words - _STOP):
             key = f"concept:{word}"
             if key not in G:
-                G.add_node(key, kind="Concept", name=word)
+                G.add_node(key, kind=CONCEPT, name=word)
             G.add_edge(
                 p,
                 key,
@@ -195,9 +196,9 @@ def samples(G, *, n, seed, paths=10):
         if any(k == APPLIED_TO for _, _, k in G.out_edges(m, keys=True))
     ]
     targets = sorted({t for m in methods for t in G.successors(m)})
-    concepts = [c for kind in ("Concept", METHOD, DATASET) for c in by_kind.get(kind, [])]
+    concepts = [c for kind in (CONCEPT, METHOD, DATASET) for c in by_kind.get(kind, [])]
     concepts = rng.sample(concepts, min(n, len(concepts)))
-    pairs = list(zip(chosen_authors, reversed(chosen_authors)))[:paths]
+    pairs = list(zip(chosen_authors, reversed(chosen_authors), strict=True))[:paths]
     return {
         "coauthors": [{"author": a} for a in chosen_authors],
         "coauthors_within": [{"author": a, "hops": 2} for a in chosen_authors],
@@ -208,7 +209,9 @@ def samples(G, *, n, seed, paths=10):
         "top_method_dataset_pairs": [{"limit": 10}] * 5,
         "related_papers": [{"paper": p, "limit": 10} for p in papers],
         "papers_with": [{"concept": c} for c in concepts],
-        "shared_concepts": [{"paper": p, "other": q} for p, q in zip(papers, reversed(papers))],
+        "shared_concepts": [
+            {"paper": p, "other": q} for p, q in zip(papers, reversed(papers), strict=True)
+        ],
     }
 
 
@@ -300,7 +303,7 @@ def main(argv=None):
                 except CypherError:
                     run = embedded_runner(graph_path, timeout=args.timeout)  # it was stopped
                 seconds, timeouts = [], []
-                for p, b in zip(params_list, bound):
+                for p, b in zip(params_list, bound, strict=True):
                     try:
                         took, rows = timed(run, query.text, b)
                     except CypherError:

@@ -1,5 +1,7 @@
 """The exceptions kg raises; the CLI turns each into one line and a non-zero exit."""
 
+from collections.abc import Iterable
+
 
 class KgError(Exception):
     """Base of every error kg reports to a user."""
@@ -20,6 +22,6 @@ class InputError(KgError):
 class NotFound(KgError):
     """A name that matches no node; ``suggestions`` holds the closest names."""
 
-    def __init__(self, message, suggestions=()):
+    def __init__(self, message: str, suggestions: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.suggestions = list(suggestions)

@@ -2,13 +2,22 @@
 
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import IO, Any
 
 from kg.errors import OutputError
 
 
 @contextmanager
-def atomic_output(path, what, *, binary=False, newline=None, durable=False):
+def atomic_output(
+    path: str | os.PathLike[str],
+    what: str,
+    *,
+    binary: bool = False,
+    newline: str | None = None,
+    durable: bool = False,
+) -> Iterator[IO[Any]]:
     """Yield a file open on a temporary file beside ``path``; when the block ends without an
     error, the temporary file replaces ``path`` (which keeps its mode), else it is removed
     and ``path`` is left as it was. ``durable`` syncs the data to disk before the rename.
@@ -26,10 +35,10 @@ def atomic_output(path, what, *, binary=False, newline=None, durable=False):
         raise _output_error(path, what, exc) from None
     try:
         os.chmod(tmp, _file_mode(path))
-        mode = "wb" if binary else "w"
-        with os.fdopen(
-            fd, mode, **({} if binary else {"encoding": "utf-8", "newline": newline})
-        ) as fh:
+        fh: IO[Any] = (
+            os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+        )
+        with fh:
             yield fh
             fh.flush()
             if durable:
@@ -45,14 +54,14 @@ def atomic_output(path, what, *, binary=False, newline=None, durable=False):
         raise
 
 
-def _output_error(path, what, exc):
+def _output_error(path: str, what: str, exc: OSError) -> OutputError:
     return OutputError(
         f"cannot write {what} {path}: {exc.strerror or exc}; check the folder "
         "or choose another output path"
     )
 
 
-def _file_mode(path):
+def _file_mode(path: str) -> int:
     """The mode the written file should have: the old file's, else 0o666 less the umask."""
     try:
         return os.stat(path).st_mode & 0o777

@@ -4,6 +4,10 @@ Every node of the graph is keyed by a string ``key`` (its networkx node id) and 
 its primary label in the attribute ``kind``. Entity kinds (Method, Dataset, ...) also
 carry the Neo4j label ``Concept``; keyphrase concepts have ``kind == "Concept"``.
 Edges are keyed by their relationship type (``G.edges[u, v, "AUTHORED"]``).
+
+The entity kinds and the relationships that point to them are built on the entity-type
+vocabulary of :mod:`kg.extractors.records`: a new ``EntityType`` there is a label here, a
+node kind in a build, columns in the exports and an entry of the pages' legend.
 """
 
 import hashlib
@@ -11,41 +15,65 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kg.extractors.records import (
+    BENCHMARK,
+    CONCEPT,
+    DATASET,
+    ENTITY_TYPES,
+    METHOD,
+    METRIC,
+    TASK,
+)
+
 SCHEMA_VERSION = 1
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
 
-PAPER, AUTHOR, AREA, CONCEPT = "Paper", "Author", "Area", "Concept"
-METHOD, DATASET, BENCHMARK, TASK, METRIC = "Method", "Dataset", "Benchmark", "Task", "Metric"
+PAPER, AUTHOR, AREA = "Paper", "Author", "Area"
 
-ENTITY_KINDS = (METHOD, DATASET, BENCHMARK, TASK, METRIC)
-CONCEPT_KINDS = ENTITY_KINDS + (CONCEPT,)
-NODE_KINDS = (PAPER, AUTHOR) + CONCEPT_KINDS + (AREA,)
+#: Every kind an entity node can have, in vocabulary order; CONCEPT (keyphrases) is also
+#: the Neo4j label all of them carry.
+CONCEPT_KINDS: tuple[str, ...] = tuple(t.name for t in ENTITY_TYPES)
+#: The entity kinds other than the keyphrase Concept.
+ENTITY_KINDS: tuple[str, ...] = tuple(k for k in CONCEPT_KINDS if k != CONCEPT)
+NODE_KINDS: tuple[str, ...] = (PAPER, AUTHOR) + CONCEPT_KINDS + (AREA,)
+#: Kinds a paper can propose (PROPOSES) and kinds whose mentions the extraction JSONL keeps.
+PROPOSABLE: frozenset[str] = frozenset(t.name for t in ENTITY_TYPES if t.proposable)
+SCORED_TYPES: tuple[str, ...] = tuple(t.name for t in ENTITY_TYPES if t.scored)
+#: Relationship type of a "used" mention, by entity kind.
+USED_REL: dict[str, str] = {t.name: t.relationship for t in ENTITY_TYPES}
+#: Kinds that are collections of data: what a method is APPLIED_TO, what can be PART_OF.
+COLLECTION_KINDS: tuple[str, ...] = (DATASET, BENCHMARK)
 
 AUTHORED, IN_AREA, PART_OF, APPLIED_TO = "AUTHORED", "IN_AREA", "PART_OF", "APPLIED_TO"
-PROPOSES, USES, EVALUATED_ON = "PROPOSES", "USES", "EVALUATED_ON"
-ADDRESSES, MEASURES, MENTIONS = "ADDRESSES", "MEASURES", "MENTIONS"
+PROPOSES = "PROPOSES"
+# The vocabulary names these; here they get the names code uses.
+USES, EVALUATED_ON, ADDRESSES = USED_REL[METHOD], USED_REL[DATASET], USED_REL[TASK]
+MEASURES, MENTIONS = USED_REL[METRIC], USED_REL[CONCEPT]
 
 #: Paper -> entity relationships; each carries evidence (sentence, offsets, rule, score).
-MENTION_RELS = (PROPOSES, USES, EVALUATED_ON, ADDRESSES, MEASURES, MENTIONS)
-REL_TYPES = (AUTHORED,) + MENTION_RELS + (APPLIED_TO, IN_AREA, PART_OF)
+MENTION_RELS: tuple[str, ...] = (PROPOSES,) + tuple(dict.fromkeys(USED_REL.values()))
+REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (APPLIED_TO, IN_AREA, PART_OF)
+
+
+def _endpoints() -> dict[str, set[tuple[str, str]]]:
+    """(from kind, to kind) pairs of each relationship type, in REL_TYPES order."""
+    ends: dict[str, set[tuple[str, str]]] = {rel: set() for rel in REL_TYPES}
+    ends[AUTHORED].add((AUTHOR, PAPER))
+    ends[PROPOSES].update((PAPER, kind) for kind in CONCEPT_KINDS if kind in PROPOSABLE)
+    for kind, rel in USED_REL.items():
+        ends[rel].add((PAPER, kind))
+    ends[APPLIED_TO].update((METHOD, kind) for kind in COLLECTION_KINDS)
+    ends[IN_AREA].add((PAPER, AREA))
+    ends[PART_OF].update({(DATASET, BENCHMARK), (BENCHMARK, BENCHMARK), (DATASET, DATASET)})
+    return ends
+
 
 #: (from kind, to kind) pairs each relationship type may join.
-REL_ENDPOINTS = {
-    AUTHORED: {(AUTHOR, PAPER)},
-    PROPOSES: {(PAPER, k) for k in (METHOD, DATASET, BENCHMARK, METRIC, TASK)},
-    USES: {(PAPER, METHOD)},
-    EVALUATED_ON: {(PAPER, DATASET), (PAPER, BENCHMARK)},
-    ADDRESSES: {(PAPER, TASK)},
-    MEASURES: {(PAPER, METRIC)},
-    MENTIONS: {(PAPER, CONCEPT)},
-    APPLIED_TO: {(METHOD, DATASET), (METHOD, BENCHMARK)},
-    IN_AREA: {(PAPER, AREA)},
-    PART_OF: {(DATASET, BENCHMARK), (BENCHMARK, BENCHMARK), (DATASET, DATASET)},
-}
+REL_ENDPOINTS: dict[str, set[tuple[str, str]]] = _endpoints()
 
 
-def labels_of(kind):
+def labels_of(kind: str) -> list[str]:
     """Neo4j labels of a node of this kind.
 
     >>> labels_of("Method")
@@ -58,12 +86,12 @@ def labels_of(kind):
     return [kind, CONCEPT] if kind in ENTITY_KINDS else [kind]
 
 
-def collapse_whitespace(text):
+def collapse_whitespace(text: str) -> str:
     """Collapse runs of whitespace to one space and strip the ends."""
     return " ".join(text.split())
 
 
-def content_hash(abstract):
+def content_hash(abstract: str) -> str:
     """First 12 hex digits of the sha1 of the whitespace-collapsed abstract.
 
     >>> content_hash("  a \\n b\\tc ")
@@ -73,7 +101,7 @@ def content_hash(abstract):
 
 
 @lru_cache(maxsize=1 << 16)
-def slug(text):
+def slug(text: str) -> str:
     """A stable, readable key fragment: NFKC, casefolded, runs of non-word characters to '-'.
 
     >>> slug("Theory · Reinforcement Learning")
@@ -85,18 +113,19 @@ def slug(text):
     return re.sub(r"[\W_]+", "-", text).strip("-")
 
 
-def paper_key(abstract, external_id=None):
+def paper_key(abstract: str, external_id: object = None) -> str:
     """``paper:<id>`` from the input's id when it has one, else from the content hash."""
     if external_id:
         return f"paper:{collapse_whitespace(str(external_id))}"
     return f"paper:{content_hash(abstract)}"
 
 
-def area_key(name):
+def area_key(name: str) -> str:
+    """``area:<slug>``."""
     return f"area:{slug(name)}"
 
 
-def entity_key(kind, canonical):
+def entity_key(kind: str, canonical: str) -> str:
     """``<kind>:<slug>``, e.g. ``method:grpo``; keyphrase concepts use ``concept:``."""
     if kind not in CONCEPT_KINDS:
         raise ValueError(f"unknown entity kind {kind!r}")

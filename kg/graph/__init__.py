@@ -1,10 +1,11 @@
 """Records and mentions in, one networkx graph out: the build and its layers.
 
-``build.py`` orchestrates a build; ``layers.py`` adds the paper, author and entity layers;
-``resolve.py`` names things across the corpus; ``authors.py`` handles author names;
-``stats.py`` counts a graph.
+``build.py`` orchestrates a build; ``papers.py`` adds the paper and author layer and
+``entities.py`` the entity layer; ``resolve.py`` names things across the corpus;
+``authors.py`` handles author names; ``stats.py`` counts a graph; ``_nx.py`` holds every
+fast path into networkx's internals.
 """
 
-from kg.graph.layers import new_graph, set_coauthor_counts
+from kg.graph.papers import new_graph, set_coauthor_counts
 
 __all__ = ["new_graph", "set_coauthor_counts"]

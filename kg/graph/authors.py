@@ -2,11 +2,12 @@
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _ROMAN = {"II", "III", "IV", "VI", "VII", "VIII", "IX"}
 
 
-def normalise_name(name):
+def normalise_name(name: str) -> str:
     """Identity form of a printed name: NFKC, whitespace collapsed, casefolded.
 
     >>> normalise_name("REMI  MUNOS") == normalise_name("Remi Munos")
@@ -15,7 +16,7 @@ def normalise_name(name):
     return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
-def author_key(name):
+def author_key(name: str) -> str:
     """``author:<normalised name>``.
 
     >>> author_key("Julia  Kempe")
@@ -24,7 +25,7 @@ def author_key(name):
     return f"author:{normalise_name(name)}"
 
 
-def _readable_word(word):
+def _readable_word(word: str) -> str:
     if not word.isupper():
         return word
     letters = [c for c in word if c.isalpha()]
@@ -33,7 +34,7 @@ def _readable_word(word):
     return word
 
 
-def readable_name(name):
+def readable_name(name: str) -> str:
     """A display form: words printed all in capitals become capitalised.
 
     >>> readable_name("REMI MUNOS"), readable_name("Fan JIA"), readable_name("J. Bagnell")
@@ -45,7 +46,7 @@ def readable_name(name):
     return " ".join(_readable_word(w) for w in name.split(" "))
 
 
-def display_name(variants):
+def display_name(variants: Sequence[str]) -> str:
     """The name to show for one author, given every printed variant (in order seen).
 
     A variant printed in mixed case wins over one in capitals; ties go to the first seen.
@@ -56,7 +57,7 @@ def display_name(variants):
     'Remi Munos'
     """
 
-    def shouting(v):
+    def shouting(v: str) -> int:
         return sum(1 for w in v.split() if _readable_word(w) != w)
 
     best = min(variants, key=shouting)

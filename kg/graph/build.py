@@ -3,18 +3,34 @@
 import os
 import sys
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from os import PathLike
 
+import networkx as nx
 from tqdm import tqdm
 
 from kg import schema as S
 from kg.errors import InputError
-from kg.extractors.read import read_listings
+from kg.extractors.read import Problem, read_listings
+from kg.extractors.records import Mention, PaperRecord
 from kg.extractors.workers import WorkerPool
-from kg.graph import layers as kgraph
+from kg.graph._nx import node_attrs
+from kg.graph.entities import add_entity_layer
+from kg.graph.papers import (
+    add_paper,
+    authored_by,
+    new_graph,
+    paper_index,
+    prune_orphans,
+    set_coauthor_counts,
+)
 from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
+
+#: A listing file, folder or glob.
+Input = str | PathLike[str]
 
 
 @dataclass
@@ -26,12 +42,14 @@ class BuildReport:
     updated_papers: int = 0
     known_papers: int = 0
     duplicates: int = 0
-    problems: list = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
-    graph_path: str | None = None
+    graph_path: str | PathLike[str] | None = None
 
 
-def plan_records(G, records, *, reingest=False):
+def plan_records(
+    G: nx.MultiDiGraph, records: Iterable[PaperRecord], *, reingest: bool = False
+) -> tuple[list[tuple[str, PaperRecord]], "BuildReport", set[str]]:
     """Add incoming records' papers to ``G``; return the papers to (re-)extract, counts, and
     the authors whose co-authors may have changed.
 
@@ -39,8 +57,10 @@ def plan_records(G, records, *, reingest=False):
     area and title the graph lacks); a record whose id is known but whose abstract changed
     is re-ingested; ``reingest`` re-extracts known papers too.
     """
-    by_hash = kgraph.paper_index(G)
-    to_extract, seen, authors = {}, {}, set()
+    by_hash = paper_index(G)
+    to_extract: dict[str, PaperRecord] = {}
+    seen: dict[str, str] = {}
+    authors: set[str] = set()
     report = BuildReport()
     for record in records:
         report.records += 1
@@ -53,7 +73,7 @@ def plan_records(G, records, *, reingest=False):
         if digest in seen:
             report.duplicates += 1
         elif key in G and G.nodes[key]["hash"] != digest:
-            authors.update(kgraph.authored_by(G, key))
+            authors.update(authored_by(G, key))
             reset_paper(G, key, record, digest)
             report.updated_papers += 1
             to_extract[key] = record
@@ -67,20 +87,25 @@ def plan_records(G, records, *, reingest=False):
             report.new_papers += 1
             to_extract[key] = record
         seen[digest] = key
-        kgraph.add_paper(G, record, key, digest)
-        authors.update(kgraph.authored_by(G, key))
+        add_paper(G, record, key, digest)
+        authors.update(authored_by(G, key))
     return list(to_extract.items()), report, authors
 
 
-def reset_paper(G, key, record, digest):
+def reset_paper(G: nx.MultiDiGraph, key: str, record: PaperRecord, digest: str) -> None:
     """Forget what the graph knew of a paper whose abstract changed."""
     touched = set(G.predecessors(key)) | set(G.successors(key))
     G.remove_edges_from(list(G.in_edges(key, keys=True)) + list(G.out_edges(key, keys=True)))
     G.nodes[key].update(abstract=record.abstract, hash=digest, label=None, area=None)
-    kgraph.prune_orphans(G, touched)
+    prune_orphans(G, touched)
 
 
-def assemble_mentions(G, mentions, *, resolution=None):
+def assemble_mentions(
+    G: nx.MultiDiGraph,
+    mentions: Mapping[str, Sequence[Mention]],
+    *,
+    resolution: Resolution | None = None,
+) -> None:
     """(Re)build the entity layer of ``G`` from every paper's unresolved ``mentions``
     (or from ``resolution``, a Resolution of exactly those).
 
@@ -89,20 +114,20 @@ def assemble_mentions(G, mentions, *, resolution=None):
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
     resolved = resolve_corpus(mentions.items()) if resolution is None else resolution.items
-    kgraph.add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
+    add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
 
 
 def build_graph(
-    inputs,
+    inputs: Iterable[Input],
     *,
-    graph=None,
-    mentions=None,
-    format=None,
-    workers=1,
-    reingest=False,
-    progress=False,
-    pool=None,
-):
+    graph: nx.MultiDiGraph | None = None,
+    mentions: dict[str, list[Mention]] | None = None,
+    format: str | None = None,
+    workers: int = 1,
+    reingest: bool = False,
+    progress: bool = False,
+    pool: WorkerPool | None = None,
+) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
@@ -110,17 +135,19 @@ def build_graph(
     ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
     """
     started = time.perf_counter()
-    G = kgraph.new_graph() if graph is None else graph
+    G = new_graph() if graph is None else graph
     mentions = {} if mentions is None else mentions
-    problems = []
+    problems: list[Problem] = []
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
     report.problems = problems
     # Authors this build did not touch keep their counts; those without one get it.
     authors.update(
-        a for a, attrs in G._node.items() if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
+        a
+        for a, attrs in node_attrs(G).items()
+        if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
     )
-    kgraph.set_coauthor_counts(G, authors)
+    set_coauthor_counts(G, authors)
     bar = tqdm(
         total=len(to_extract),
         unit="paper",
@@ -140,7 +167,7 @@ def build_graph(
         # While the workers extract: resolve the papers already here.
         fresh = set(keys)
         resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
-    for key, (_, found) in zip(keys, extracted):
+    for key, (_, found) in zip(keys, extracted, strict=False):
         mentions[key] = found
         bar.update()
     bar.close()
@@ -152,17 +179,17 @@ def build_graph(
 
 
 def build(
-    inputs,
-    output,
+    inputs: Iterable[Input],
+    output: str | PathLike[str],
     *,
-    fresh=False,
-    format=None,
-    workers=1,
-    reingest=False,
-    progress=False,
-    strict=False,
-    pool=None,
-):
+    fresh: bool = False,
+    format: str | None = None,
+    workers: int = 1,
+    reingest: bool = False,
+    progress: bool = False,
+    strict: bool = False,
+    pool: WorkerPool | None = None,
+) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
     Adding to a graph extracts in worker processes (``pool``, an open WorkerPool, else

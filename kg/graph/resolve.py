@@ -8,20 +8,33 @@ different long forms of one type is ambiguous and is not merged: each defining p
 """
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from kg.extractors.choose import LEXICON_RULES
 from kg.extractors.names import entity_name_key
 from kg.extractors.names import long_key as _long_key
-from kg.extractors.records import mention_from_fields
-from kg.schema import BENCHMARK, DATASET
+from kg.extractors.records import Mention, mention_from_fields
+from kg.schema import COLLECTION_KINDS
+
+#: ``[(paper key, [Mention])]``: each paper's mentions, the shape resolution reads and gives.
+Items = list[tuple[str, list[Mention]]]
+#: {short form: {long-form key: (long form, type, papers)}}.
+Definitions = dict[str, dict[str, tuple[str, str, int]]]
+#: (unique, ambiguous, long_to_short) of :func:`acronym_tables`.
+Tables = tuple[dict[str, tuple[str, str, int]], set[str], dict[tuple[str, str], str]]
+#: (type, entity name key): the mentions of one entity.
+Group = tuple[str, str]
 
 
-def _replace(m, **changes):
+def _replace(m: Mention, **changes: Any) -> Mention:
     """``dataclasses.replace`` for a Mention, seven times faster."""
     return mention_from_fields({**m.__dict__, **changes})
 
 
-def acronym_definitions(items, defs=None):
+def acronym_definitions(
+    items: Iterable[tuple[str, Sequence[Mention]]], defs: Definitions | None = None
+) -> Definitions:
     """{short form: {long-form key: (long form, type, papers)}} over the corpus (added to
     ``defs`` when given).
 
@@ -40,7 +53,7 @@ def acronym_definitions(items, defs=None):
     return defs
 
 
-def acronym_tables(defs):
+def acronym_tables(defs: Definitions) -> Tables:
     """(unique, ambiguous, long_to_short) of acronym definitions: the short forms with one
     meaning and its (long form, type, papers); the others; and the short form of each
     (type, long-form key)."""
@@ -50,30 +63,30 @@ def acronym_tables(defs):
         if len({kind for _, kind, _ in longs.values()}) == 1 and len(_distinct_meanings(longs)) == 1
     }
     ambiguous = {short for short in defs if short not in unique}
-    long_to_short = {}
+    long_to_short: dict[tuple[str, str], str] = {}
     for short, (long_form, kind, _) in sorted(unique.items()):
         long_to_short.setdefault((kind, _long_key(long_form)), short)
     return unique, ambiguous, long_to_short
 
 
-def _distinct_meanings(longs):
+def _distinct_meanings(longs: dict[str, Any]) -> list[str]:
     """Long-form keys that are not variants of one another (one a prefix of the other,
     as "chain-of-thought" and "chain-of-thought prompting", counts as one meaning)."""
     keys = sorted(longs, key=len)
-    meanings = []
+    meanings: list[str] = []
     for key in keys:
         if not any(key.startswith(k) for k in meanings):
             meanings.append(key)
     return meanings
 
 
-def _most_common(counts):
+def _most_common(counts: Counter[str]) -> str:
     """The most counted value of a Counter, ties to the alphabetically first (so the input
     order does not matter)."""
     return min(counts, key=lambda value: (-counts[value], value))
 
 
-def resolve_corpus(items):
+def resolve_corpus(items: Iterable[tuple[str, Sequence[Mention]]]) -> Items:
     """Corpus-wide canonical names and types for ``[(paper_key, [Mention])]``.
 
     Returns the same shape, in the same order; within a paper, mentions that resolve to
@@ -91,18 +104,21 @@ class Resolution:
     equals one made at once over the same papers.
     """
 
-    def __init__(self, items):
+    def __init__(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
         self._raw = [(key, list(mentions)) for key, mentions in items]
         self._defs = acronym_definitions(self._raw)
         self._tables = acronym_tables(self._defs)
         self._stage1 = [[_resolve_mention(m, *self._tables) for m in ms] for _, ms in self._raw]
-        self._names, self._forms = defaultdict(Counter), defaultdict(Counter)
+        self._names: defaultdict[Group, Counter[str]] = defaultdict(Counter)
+        self._forms: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
         self.names = {g: _most_common(c) for g, c in self._names.items()}
         self.long_forms = {g: _most_common(c) for g, c in self._forms.items()}
-        self.items = [(key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1)]
+        self.items = [
+            (key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1, strict=True)
+        ]
 
-    def _count(self, mentions, step):
+    def _count(self, mentions: Iterable[Mention], step: int) -> set[Group]:
         """Add ``step`` (1 or -1) to the name and long-form counts of stage-1 ``mentions``;
         return the (type, name key) groups they fall in."""
         names, forms, groups = self._names, self._forms, set()
@@ -119,10 +135,10 @@ class Resolution:
                     _uncount(forms, group, m.long_form)
         return groups
 
-    def _stage2(self, mentions):
+    def _stage2(self, mentions: Iterable[Mention]) -> list[Mention]:
         return _merge([_renamed(m, self.names, self.long_forms) for m in mentions])
 
-    def extend(self, items):
+    def extend(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
         """Add ``[(paper key, [Mention])]`` (papers not in the resolution yet)."""
         start = len(self._raw)
         self._raw += [(key, list(mentions)) for key, mentions in items]
@@ -154,11 +170,11 @@ class Resolution:
                         table[group] = value
         if renamed:
             redo |= {i for i, groups in enumerate(self._groups) if not groups.isdisjoint(renamed)}
-        self.items += [None] * (len(self._raw) - len(self.items))
+        self.items += [("", [])] * (len(self._raw) - len(self.items))  # every new one is redone
         for i in redo:
             self.items[i] = (self._raw[i][0], self._stage2(self._stage1[i]))
 
-    def _touched_by_acronyms(self, old, new, end):
+    def _touched_by_acronyms(self, old: Tables, new: Tables, end: int) -> set[int]:
         """The first ``end`` papers whose stage-1 result differs between the acronym tables
         ``old`` and ``new``."""
         (old_unique, old_ambiguous, old_long), (unique, ambiguous, long_to_short) = old, new
@@ -183,7 +199,7 @@ class Resolution:
         }
 
 
-def unify_collection_kinds(items):
+def unify_collection_kinds(items: Items) -> Items:
     """``[(paper key, [Mention])]`` with each name the corpus calls both a Dataset and a
     Benchmark given the kind most of its papers give it (ties: Benchmark), so that the
     graph has one MNIST node. Extraction records keep the kind their own text gives.
@@ -198,12 +214,13 @@ def unify_collection_kinds(items):
 
     The display name is the one most of its papers use.
     """
-    kinds, names = defaultdict(Counter), defaultdict(Counter)
+    kinds: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    names: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for _, mentions in items:
         for key, kind, name in {
             (entity_name_key(m.canonical), m.type, m.canonical)
             for m in mentions
-            if m.type in _COLLECTIONS
+            if m.type in COLLECTION_KINDS
         }:
             kinds[key][kind] += 1
             names[key][name] += 1
@@ -217,11 +234,11 @@ def unify_collection_kinds(items):
     return [(paper, [_as_one(m, one) for m in mentions]) for paper, mentions in items]
 
 
-def _as_one(m, one):
+def _as_one(m: Mention, one: dict[str, tuple[str, str]]) -> Mention:
     """``m`` with the kind and display name of its collection in ``one``, if it has one."""
     kind, name = (
         one.get(entity_name_key(m.canonical), (m.type, m.canonical))
-        if m.type in _COLLECTIONS
+        if m.type in COLLECTION_KINDS
         else (m.type, m.canonical)
     )
     if (kind, name) == (m.type, m.canonical):
@@ -229,10 +246,7 @@ def _as_one(m, one):
     return _replace(m, type=kind, canonical=name)
 
 
-_COLLECTIONS = (DATASET, BENCHMARK)
-
-
-def _uncount(groups, group, value):
+def _uncount(groups: dict[Group, Counter[str]], group: Group, value: str) -> None:
     """Take one ``value`` off ``groups[group]``, dropping what reaches zero."""
     counts = groups[group]
     counts[value] -= 1
@@ -242,7 +256,7 @@ def _uncount(groups, group, value):
             del groups[group]
 
 
-def _renamed(m, names, long_forms):
+def _renamed(m: Mention, names: dict[Group, str], long_forms: dict[Group, str]) -> Mention:
     """``m`` with its entity's corpus-wide display name and long form (itself if unchanged)."""
     k = (m.type, entity_name_key(m.canonical))
     canonical, long_form = names.get(k, m.canonical), long_forms.get(k, m.long_form)
@@ -257,7 +271,12 @@ def _renamed(m, names, long_forms):
 KNOWN_RULES = frozenset(LEXICON_RULES)
 
 
-def _resolve_mention(m, unique, ambiguous, long_to_short):
+def _resolve_mention(
+    m: Mention,
+    unique: dict[str, tuple[str, str, int]],
+    ambiguous: set[str],
+    long_to_short: dict[tuple[str, str], str],
+) -> Mention:
     """One mention with its corpus-wide name, type and long form."""
     if m.long_form:
         if m.canonical in ambiguous and m.rule not in KNOWN_RULES:
@@ -279,9 +298,10 @@ def _resolve_mention(m, unique, ambiguous, long_to_short):
     return m
 
 
-def _merge(mentions):
+def _merge(mentions: Iterable[Mention]) -> list[Mention]:
     """Merge mentions of one paper that name the same (type, canonical): first one wins."""
-    seen, out = {}, []
+    seen: dict[Group, int] = {}
+    out: list[Mention] = []
     for m in mentions:
         k = (m.type, entity_name_key(m.canonical))
         if k in seen:

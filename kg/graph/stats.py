@@ -3,11 +3,15 @@
 import heapq
 from collections import Counter
 from itertools import chain
+from typing import Any
+
+import networkx as nx
 
 from kg import schema as S
+from kg.graph._nx import node_attrs, successors
 
 
-def graph_stats(G, *, top=10):
+def graph_stats(G: nx.MultiDiGraph, *, top: int = 10) -> dict[str, Any]:
     """Counts and leaders of ``G`` as one plain dict.
 
     ``nodes`` maps each label (Neo4j labels, so entity nodes also count as Concept) to its
@@ -15,13 +19,16 @@ def graph_stats(G, *, top=10):
     papers per source file; ``top_authors`` and ``most_connected_authors`` list the authors
     with most papers and with most distinct co-authors (ties by name).
     """
-    node, succ = G._node, G._succ  # the adjacency itself: every build prints these
-    nodes = Counter()
+    node, succ = node_attrs(G), successors(G)  # every build prints these
+    nodes: Counter[str] = Counter()
     for kind, count in Counter(attrs["kind"] for attrs in node.values()).items():
         for label in S.labels_of(kind):
             nodes[label] += count
     rels = Counter(chain.from_iterable(types for nbrs in succ.values() for types in nbrs.values()))
-    sources, papers_of, coauthors_of, authored = Counter(), {}, {}, set()
+    sources: Counter[str] = Counter()
+    papers_of: dict[str, int] = {}
+    coauthors_of: dict[str, int] = {}
+    authored: set[str] = set()
     for n, attrs in node.items():
         kind = attrs["kind"]
         if kind == S.PAPER:
@@ -32,7 +39,7 @@ def graph_stats(G, *, top=10):
             papers_of[n] = len(papers)
             coauthors_of[n] = attrs["coauthors"]  # derived by kg build (set_coauthor_counts)
 
-    def leaders(counts, field):
+    def leaders(counts: dict[str, int], field: str) -> list[dict[str, Any]]:
         ranked = heapq.nsmallest(top, counts, key=lambda n: (-counts[n], node[n]["name"], n))
         return [{"name": node[n]["name"], "key": n, field: counts[n]} for n in ranked]
 
@@ -47,7 +54,7 @@ def graph_stats(G, *, top=10):
     }
 
 
-def format_stats(stats):
+def format_stats(stats: dict[str, Any]) -> str:
     """Human-readable text of :func:`graph_stats`."""
     lines = ["Nodes"]
     lines += [f"  {label:<12} {n:>8,}" for label, n in stats["nodes"].items()]

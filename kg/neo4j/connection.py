@@ -5,6 +5,7 @@ What differs between Neo4j and FalkorDB is decided once per connection, in :clas
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,13 +295,13 @@ class BoltRunner:
         self.connection = connection
         self.write = write
 
-    def __call__(self, cypher: str, params: dict | None = None) -> list[dict]:
+    def __call__(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict]:
         import neo4j
 
         try:
             if not self.write:
                 refuse_writes(cypher)
-            return self.connection.read(cypher, params, write=self.write)
+            return self.connection.read(cypher, dict(params or {}), write=self.write)
         except neo4j.exceptions.Neo4jError as exc:
             raise BoltError(f"{self.connection.settings.uri}: {exc.message or exc}") from None
         except neo4j.exceptions.DriverError as exc:

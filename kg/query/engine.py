@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
@@ -263,14 +263,14 @@ class EmbeddedEngine:
         """The server process id."""
         return self.process.pid
 
-    def __call__(self, cypher: str, params: dict | None = None) -> list[dict]:
+    def __call__(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[dict]:
         """Run a read-only query; rows as dicts in RETURN order."""
         import redis
 
         if not self._finalizer.alive:
             raise KgError("the embedded Cypher engine is closed; open a new one")
         try:
-            result = self.graph.ro_query(cypher, params or {})
+            result = self.graph.ro_query(cypher, dict(params or {}))
         except redis.exceptions.TimeoutError:
             # the server is still running it and cannot be told to stop: stop the server
             self.close()

@@ -10,9 +10,16 @@ The matching works on plain candidate rows (``key``, ``name``, ``aliases``, ``va
 
 import difflib
 import unicodedata
-import weakref
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+import networkx as nx
 
 from kg.errors import NotFound
+from kg.query.cache import cached
+
+#: A candidate row: ``key`` and whichever of NAME_FIELDS and ALIAS_FIELDS a node has.
+Row = Mapping[str, Any]
 
 #: Node attributes whose text names a node.
 NAME_FIELDS = ("name", "title", "label")
@@ -20,7 +27,7 @@ ALIAS_FIELDS = ("aliases", "variants")
 _SUGGESTIONS = 5
 
 
-def fold(text):
+def fold(text: str) -> str:
     """The matching form of a name: accents dropped, casefolded, only letters and digits.
 
     >>> fold("Rémi  Munos") == fold("REMI MUNOS") == fold("remi-munos")
@@ -32,7 +39,7 @@ def fold(text):
     return "".join(c for c in decomposed.casefold() if c.isalnum())
 
 
-def names_of(row):
+def names_of(row: Row) -> list[str]:
     """Every text that names a candidate row: its names, aliases, variants and key.
 
     >>> names_of({"key": "dataset:mnli", "name": "MNLI", "aliases": ["MultiNLI"]})
@@ -45,7 +52,7 @@ def names_of(row):
     return names
 
 
-def display(row):
+def display(row: Row) -> str:
     """The name to show for a candidate row."""
     return row.get("name") or row.get("title") or row.get("label") or row["key"]
 
@@ -53,9 +60,9 @@ def display(row):
 class NameIndex:
     """Folded names of candidate rows, for exact-ish lookup and suggestions."""
 
-    def __init__(self, rows):
-        self.rows = {}
-        self.keys_by_fold = {}
+    def __init__(self, rows: Iterable[Row]) -> None:
+        self.rows: dict[str, Row] = {}
+        self.keys_by_fold: dict[str, set[str]] = {}
         for row in rows:
             self.rows[row["key"]] = row
             for name in names_of(row):
@@ -63,7 +70,7 @@ class NameIndex:
                 if folded:
                     self.keys_by_fold.setdefault(folded, set()).add(row["key"])
 
-    def find(self, text, *, what="node"):
+    def find(self, text: str, *, what: str = "node") -> str:
         """The key ``text`` names; raises NotFound with suggestions when none does.
 
         When several nodes share a folded name, the one whose own name matches best wins,
@@ -93,7 +100,7 @@ class NameIndex:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         raise NotFound(f"no {what} named {text!r}{hint}", suggestions)
 
-    def suggest(self, text, *, n=_SUGGESTIONS):
+    def suggest(self, text: str, *, n: int = _SUGGESTIONS) -> list[str]:
         """Display names of the nodes whose names come closest to ``text``."""
         close = difflib.get_close_matches(fold(text), self.keys_by_fold, n=n * 2, cutoff=0.6)
         names = []
@@ -105,10 +112,7 @@ class NameIndex:
         return names[:n]
 
 
-_INDEXES = weakref.WeakKeyDictionary()
-
-
-def node_rows(G, kinds):
+def node_rows(G: nx.MultiDiGraph, kinds: Collection[str]) -> list[dict[str, Any]]:
     """Candidate rows of the nodes of ``G`` whose kind is one of ``kinds``."""
     fields = NAME_FIELDS + ALIAS_FIELDS
     return [
@@ -118,26 +122,18 @@ def node_rows(G, kinds):
     ]
 
 
-def forget(G):
-    """Drop the cached name indexes of ``G`` (after renaming nodes in place)."""
-    _INDEXES.pop(G, None)
+def graph_index(G: nx.MultiDiGraph, kinds: Collection[str]) -> NameIndex:
+    """The NameIndex of ``G``'s nodes of ``kinds`` (cached: :mod:`kg.query.cache`)."""
+    kinds = tuple(kinds)
+    return cached(G, ("names", kinds), lambda G: NameIndex(node_rows(G, kinds)))
 
 
-def graph_index(G, kinds):
-    """The NameIndex of ``G``'s nodes of ``kinds``, cached until its node count changes."""
-    stamp = G.number_of_nodes()
-    per_graph = _INDEXES.setdefault(G, {})
-    cached = per_graph.get(tuple(kinds))
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, NameIndex(node_rows(G, kinds)))
-        per_graph[tuple(kinds)] = cached
-    return cached[1]
-
-
-def find_node(G, text, *, kinds, what=None):
+def find_node(
+    G: nx.MultiDiGraph, text: str, *, kinds: Collection[str], what: str | None = None
+) -> str:
     """The key of the node of one of ``kinds`` that ``text`` names (forgiving, see above).
 
-    >>> from kg.query.traverse import example_graph
+    >>> from kg.query.example import example_graph
     >>> G = example_graph()
     >>> find_node(G, "remi munos", kinds=("Author",))
     'author:rémi munos'
@@ -147,3 +143,14 @@ def find_node(G, text, *, kinds, what=None):
     if text in G and G.nodes[text].get("kind") in kinds:
         return text
     return graph_index(G, kinds).find(text, what=what or "/".join(kinds).lower())
+
+
+def node_name(G: nx.MultiDiGraph, key: str) -> str:
+    """What a node is called: its name, else its key."""
+    return G.nodes[key].get("name") or key
+
+
+def paper_name(G: nx.MultiDiGraph, key: str) -> str:
+    """What a paper is called: its title, else its label, else its key."""
+    a = G.nodes[key]
+    return a.get("title") or a.get("label") or key

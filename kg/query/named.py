@@ -1,4 +1,4 @@
-"""Named Cypher queries: load them from ``queries/``, bind parameters, run them, format rows.
+"""Named Cypher queries: load them from ``queries/``, bind parameters, run them.
 
 A query file starts with a comment header::
 
@@ -13,17 +13,19 @@ A parameter's type is ``int``, ``bool``, ``str`` or node labels (``Author``,
 :func:`node_resolver` turns into a key through the same runner the query runs on.
 
 A *runner* is any callable ``runner(cypher, params) -> list[dict]``: the embedded engine
-(:func:`kg.query.engine.embedded_runner`) or a Bolt runner for Neo4j.
+(:func:`kg.query.engine.embedded_runner`) or a Bolt runner for Neo4j. Rows become text in
+:mod:`kg.query.render`.
 """
 
-import csv
 import difflib
-import io
 import json
 import re
+from collections.abc import Callable, Collection, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from kg.errors import KgError, NotFound
 from kg.graph.authors import author_key
@@ -31,12 +33,15 @@ from kg.query.lookup import NameIndex
 from kg.schema import AUTHOR, NODE_KINDS
 
 QUERY_DIR = Path(str(files("kg.queries")))
+#: ``runner(cypher, params) -> rows``.
+Runner = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]
+#: ``resolve(labels, text) -> key``.
+Resolver = Callable[[Collection[str], str], str]
 SCALAR_TYPES = ("int", "bool", "str")
 _PARAM = re.compile(
     r"^//\s+\$(\w+):\s*([\w|]+)(?:\s*=\s*(\S+))?(?:\s*\((\d*)\.\.(\d*)\))?"
     r"\s+-\s+(.*)$"
 )
-_CELL_WIDTH = 60
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ class Param:
     help: str
 
     @property
-    def labels(self):
+    def labels(self) -> tuple[str, ...]:
         """Node labels a node parameter accepts ("Dataset|Benchmark" -> both); () for scalars."""
         return () if self.type in SCALAR_TYPES else tuple(self.type.split("|"))
 
@@ -59,11 +64,11 @@ class Query:
     name: str
     path: Path
     summary: str
-    params: tuple
+    params: tuple[Param, ...]
     text: str
 
 
-def parse_query(path):
+def parse_query(path: str | Path) -> Query:
     """A Query from a ``.cypher`` file with the header described above."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
@@ -97,12 +102,12 @@ def parse_query(path):
     return Query(path.stem, path, first.partition(":")[2].strip(), tuple(params), text)
 
 
-def list_queries(directory=QUERY_DIR):
+def list_queries(directory: str | Path = QUERY_DIR) -> list[Query]:
     """Every named query in ``directory``, by name."""
     return [parse_query(p) for p in sorted(Path(directory).glob("*.cypher"))]
 
 
-def load_query(name, directory=QUERY_DIR):
+def load_query(name: str, directory: str | Path = QUERY_DIR) -> Query:
     """The named query; NotFound with the closest names if there is none."""
     path = Path(directory) / f"{name}.cypher"
     if not path.is_file():
@@ -113,7 +118,7 @@ def load_query(name, directory=QUERY_DIR):
     return parse_query(path)
 
 
-def describe(query):
+def describe(query: Query) -> str:
     """One line per query: name, parameters, summary (for ``kg query --list``)."""
     params = " ".join(
         f"{p.name}=<{p.type}>" if p.default is None else f"[{p.name}={p.default}]"
@@ -125,7 +130,7 @@ def describe(query):
 # ------------------------------------------------------------------------------ parameters
 
 
-def _scalar(param, text):
+def _scalar(param: Param, text: str) -> str | bool | int:
     if param.type == "str":
         return text
     if param.type == "bool":
@@ -145,7 +150,7 @@ def _scalar(param, text):
     return value
 
 
-def bind(query, given, *, resolve):
+def bind(query: Query, given: Mapping[str, str], *, resolve: Resolver) -> dict[str, Any]:
     """Typed Cypher parameters from ``given`` ({name: text}) plus the query's defaults.
 
     ``resolve(labels, text)`` turns a node parameter's text into a key.
@@ -157,7 +162,7 @@ def bind(query, given, *, resolve):
             f"query {query.name} has no parameter {unknown[0]!r}; it takes: "
             f"{', '.join(sorted(known)) or 'none'}"
         )
-    params = {}
+    params: dict[str, Any] = {}
     for p in query.params:
         text = given.get(p.name, p.default)
         if text is None:
@@ -166,14 +171,14 @@ def bind(query, given, *, resolve):
     return params
 
 
-def node_resolver(runner):
+def node_resolver(runner: Runner) -> Resolver:
     """``resolve(labels, text) -> key`` asking ``runner``: the key itself, else a forgiving name.
 
     An exact key (or an author's normalised key) costs one query; only a miss fetches the
     names of every node of those labels to match forgivingly and suggest.
     """
 
-    def resolve(labels, text):
+    def resolve(labels: Collection[str], text: str) -> str:
         guesses = [text, author_key(text)] if AUTHOR in labels else [text]
         for label in labels:
             rows = runner(
@@ -195,14 +200,38 @@ def node_resolver(runner):
     return resolve
 
 
-def run_query(query, runner, given=None):
+def open_runner(
+    graph: str | Path,
+    *,
+    uri: str | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    write: bool = False,
+) -> AbstractContextManager[Runner]:
+    """The runner queries go to: a Bolt server at ``uri`` (Neo4j; connection settings default
+    to the NEO4J_* variables), else the read-only embedded engine on the graph file."""
+    if uri:
+        from kg.neo4j import bolt_runner
+
+        return bolt_runner(uri=uri, user=user, password=password, database=database, write=write)
+    if write:
+        raise KgError("--write needs --uri: the embedded engine is read-only")
+    from kg.query.engine import embedded_runner
+
+    return embedded_runner(graph)
+
+
+def run_query(
+    query: Query, runner: Runner, given: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """Bind ``given`` ({name: text}) and run the query; rows as dicts in RETURN order."""
     return runner(query.text, bind(query, given or {}, resolve=node_resolver(runner)))
 
 
-def parse_assignments(pairs):
+def parse_assignments(pairs: Iterable[str] | None) -> dict[str, str]:
     """{name: text} from ``["k=v", ...]``; the value may itself contain '='."""
-    given = {}
+    given: dict[str, str] = {}
     for pair in pairs or ():
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
@@ -211,106 +240,16 @@ def parse_assignments(pairs):
     return given
 
 
-def parse_values(pairs):
+def parse_values(pairs: Iterable[str] | None) -> dict[str, Any]:
     """{name: value} from ``["k=v", ...]`` for ad-hoc Cypher: JSON values, else strings.
 
     >>> parse_values(["n=3", "name=Julia Kempe", 'keys=["a", "b"]', "flag=true"])
     {'n': 3, 'name': 'Julia Kempe', 'keys': ['a', 'b'], 'flag': True}
     """
-    values = {}
+    values: dict[str, Any] = {}
     for name, text in parse_assignments(pairs).items():
         try:
             values[name] = json.loads(text)
         except ValueError:
             values[name] = text
     return values
-
-
-def render(rows, fmt="table"):
-    """Rows as text in one of FORMATS (table, json, csv), ending with a newline."""
-    text = FORMATS[fmt](rows)
-    return text if text.endswith("\n") else text + "\n"
-
-
-# ------------------------------------------------------------------------------ formatting
-
-
-def _cell(value):
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return "; ".join(_cell(v) for v in value)
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _columns(rows):
-    columns = []
-    for row in rows:
-        columns += [c for c in row if c not in columns]
-    return columns
-
-
-def format_table(rows):
-    """Rows as an aligned text table; long cells are cut with an ellipsis.
-
-    >>> print(format_table([{"name": "Rémi Munos", "shared": 2}, {"name": "Yann", "shared": 10}]))
-    name        shared
-    ----------  ------
-    Rémi Munos  2
-    Yann        10
-    (2 rows)
-    """
-    if not rows:
-        return "(no rows)"
-    columns = _columns(rows)
-    cells = [[_shorten(_cell(row.get(c))) for c in columns] for row in rows]
-    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip(),
-        "  ".join("-" * w for w in widths),
-    ]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(line, widths)).rstrip() for line in cells]
-    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(lines)
-
-
-def _shorten(text):
-    text = " ".join(text.split())
-    return text if len(text) <= _CELL_WIDTH else text[: _CELL_WIDTH - 1] + "…"
-
-
-def format_json(rows):
-    """Rows as a JSON array, one object per row with keys in RETURN order.
-
-    >>> print(format_json([{"b": 1, "a": ["x"]}]))
-    [
-      {"b": 1, "a": ["x"]}
-    ]
-    """
-    if not rows:
-        return "[]"
-    body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
-    return f"[\n{body}\n]"
-
-
-def format_csv(rows):
-    """Rows as CSV with a header line; lists are joined with '; '.
-
-    >>> print(format_csv([{"name": "A, B", "papers": ["x", "y"]}]), end="")
-    name,papers
-    "A, B",x; y
-    """
-    out = io.StringIO()
-    columns = _columns(rows)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row.get(c)) for c in columns])
-    return out.getvalue()
-
-
-FORMATS = {"table": format_table, "json": format_json, "csv": format_csv}

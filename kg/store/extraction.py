@@ -7,19 +7,20 @@ Example::
 """
 
 import json
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from typing import Any
 
 from kg.errors import InputError
 from kg.extractors.pipeline import extract_mentions
-from kg.extractors.read import read_listings
+from kg.extractors.read import Problem, read_listings
+from kg.extractors.records import Mention, PaperRecord
 from kg.files import atomic_output
 from kg.graph.resolve import resolve_corpus
-from kg.schema import content_hash, paper_key
-
-#: Entity types written to the file (keyphrase Concepts are graph-only).
-SCORED_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
+from kg.schema import SCORED_TYPES, content_hash, paper_key
 
 
-def paper_record(record, mentions):
+def paper_record(record: PaperRecord, mentions: Iterable[Mention]) -> dict[str, Any]:
     """The GUIDELINES.md record of one paper, with evidence offsets and sentences."""
     return {
         "id": content_hash(record.abstract),
@@ -46,7 +47,13 @@ def paper_record(record, mentions):
     }
 
 
-def extract_records(inputs, *, format=None, workers=1, problems=None):
+def extract_records(
+    inputs: Iterable[str | PathLike[str]],
+    *,
+    format: str | None = None,
+    workers: int = 1,
+    problems: list[Problem] | None = None,
+) -> list[tuple[PaperRecord, Sequence[Mention]]]:
     """(record, resolved mentions) for every paper of the inputs, in input order."""
     problems = [] if problems is None else problems
     records = read_listings(inputs, format=format, problems=problems)
@@ -55,11 +62,18 @@ def extract_records(inputs, *, format=None, workers=1, problems=None):
         detail = f": {problems[0]}" if problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     keys = [paper_key(r.abstract, r.external_id) for r, _ in pairs]
-    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs)])
-    return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved)]
+    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs, strict=True)])
+    return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved, strict=True)]
 
 
-def extract_to_jsonl(inputs, output, *, format=None, workers=1, problems=None):
+def extract_to_jsonl(
+    inputs: Iterable[str | PathLike[str]],
+    output: str | PathLike[str],
+    *,
+    format: str | None = None,
+    workers: int = 1,
+    problems: list[Problem] | None = None,
+) -> int:
     """Write one record per paper to ``output`` atomically; returns the number of papers."""
     pairs = extract_records(inputs, format=format, workers=workers, problems=problems)
     with atomic_output(output, "the extraction records") as fh:

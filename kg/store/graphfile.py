@@ -14,18 +14,21 @@ beside the target and replace it atomically.
 """
 
 import gc
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
+from os import PathLike
+from typing import Any
 
 import networkx as nx
 import orjson
 import zstandard
 
 from kg.errors import GraphFileError
-from kg.extractors.records import MENTION_FIELDS, mention_from_row
+from kg.extractors.records import MENTION_FIELDS, Mention, mention_from_row
 from kg.files import atomic_output
-from kg.graph.layers import insert_edges, insert_nodes
+from kg.graph._nx import insert_edges, insert_nodes, node_attrs, successors
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
 
 MAGIC = b"KGRAPH\n"
@@ -34,33 +37,36 @@ _COMPRESSION_LEVEL = 1  # zstd level 1: 3x faster than zlib level 1 and smaller
 _SECTIONS = ("graph", "entities", "mentions")
 _ENTITY_LAYER_KINDS = frozenset(CONCEPT_KINDS)
 
+#: A path as the functions here take it.
+GraphPath = str | PathLike[str]
+
 
 @contextmanager
-def paused_gc():
-    """Pause Python's cyclic garbage collector for a bulk step, then freeze what exists.
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a bulk step; restore its state after.
 
     Loading, building and saving a graph create millions of small objects and no reference
-    cycles (reference counting frees a graph). Without the pause the collector rescans them
-    again and again during the step, and without the freeze the first collections after it
-    rescan them all once more (a quarter of a second each for a 20k-paper graph).
+    cycles (reference counting frees a graph); without the pause the collector rescans them
+    again and again during the step. (The ``kg`` command also freezes what a step made, so
+    that later collections skip it: a process-wide choice left to the program.)
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
 
 
-def graph_sections(G):
+def graph_sections(G: nx.MultiDiGraph) -> tuple[dict[str, Any], dict[str, Any]]:
     """The graph as plain, sorted lists (so the same graph always gives the same bytes), in
     two parts: ``{"graph", "nodes", "edges"}`` for papers, authors and areas and the edges
     among them, and ``{"nodes", "edges"}`` for the entity layer (entities and every edge
     touching one). Edges are ordered by source, type, target."""
-    node, succ = G._node, G._succ
-    core, layer = {"graph": dict(G.graph), "nodes": [], "edges": []}, {"nodes": [], "edges": []}
+    node, succ = node_attrs(G), successors(G)
+    core: dict[str, Any] = {"graph": dict(G.graph), "nodes": [], "edges": []}
+    layer: dict[str, Any] = {"nodes": [], "edges": []}
     in_layer = {key for key, attrs in node.items() if attrs["kind"] in _ENTITY_LAYER_KINDS}
     for u in sorted(node):
         part = layer if u in in_layer else core
@@ -82,7 +88,7 @@ def graph_sections(G):
 _edge_order = itemgetter(2, 1)  # a node's edges by type, then target
 
 
-def join_sections(core, layer):
+def join_sections(core: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
     """The graph data of both sections as one ``{"graph", "nodes", "edges"}``."""
     return {
         "graph": core["graph"],
@@ -91,13 +97,13 @@ def join_sections(core, layer):
     }
 
 
-def data_to_graph(data):
+def data_to_graph(data: dict[str, Any]) -> nx.MultiDiGraph:
     """Rebuild the MultiDiGraph, filling networkx's adjacency dicts directly.
 
     Equivalent to ``add_nodes_from`` + ``add_edges_from`` (a test checks it) and about three
     times faster, which is most of the load time of a large graph.
     """
-    G = nx.MultiDiGraph(**data["graph"])
+    G: nx.MultiDiGraph = nx.MultiDiGraph(**data["graph"])
     insert_nodes(G, data["nodes"])
     insert_edges(G, data["edges"])
     return G
@@ -106,15 +112,15 @@ def data_to_graph(data):
 _mention_fields = attrgetter(*MENTION_FIELDS)
 
 
-def mentions_to_data(mentions):
+def mentions_to_data(mentions: Mapping[str, Sequence[Mention]]) -> dict[str, list[tuple]]:
     """Each paper's mentions as rows of field values (tuples: JSON arrays), keys sorted."""
     return {key: list(map(_mention_fields, ms)) for key, ms in sorted(mentions.items())}
 
 
-def data_to_mentions(data):
+def data_to_mentions(data: dict[str, list[list]]) -> dict[str, list[Mention]]:
     """The Mentions of rows made by :func:`mentions_to_data`; ValueError on a damaged row."""
     aliases, part_of = MENTION_FIELDS.index("aliases"), MENTION_FIELDS.index("part_of")
-    mentions = {}
+    mentions: dict[str, list[Mention]] = {}
     for key, rows in data.items():
         ms = mentions[key] = []
         for row in rows:
@@ -125,23 +131,28 @@ def data_to_mentions(data):
     return mentions
 
 
-def _compress(data):
+def _compress(data: bytes) -> bytes:
     """One zstd frame (a compressor per call: they are not safe to share across threads)."""
     return zstandard.ZstdCompressor(level=_COMPRESSION_LEVEL).compress(data)
 
 
-def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
+def save_graph(
+    G: nx.MultiDiGraph,
+    path: GraphPath = DEFAULT_GRAPH,
+    *,
+    mentions: Mapping[str, Sequence[Mention]] | None = None,
+) -> GraphPath:
     """Write ``G`` (and the papers' unresolved ``mentions``) to ``path`` atomically.
 
     The previous file survives any failure; an unwritable path raises OutputError.
     """
     core, layer = graph_sections(G)
     with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
-        sections = [
+        futures = [
             pool.submit(_compress, orjson.dumps(part, option=orjson.OPT_SORT_KEYS))
             for part in (core, layer, mentions_to_data(mentions or {}))
         ]
-        sections = [future.result() for future in sections]
+        sections = [future.result() for future in futures]
     header = orjson.dumps(
         {
             "format": FORMAT,
@@ -149,7 +160,7 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
             "nodes": len(core["nodes"]) + len(layer["nodes"]),
             "edges": len(core["edges"]) + len(layer["edges"]),
             "compression": "zstd",
-            "sections": [[name, len(body)] for name, body in zip(_SECTIONS, sections)],
+            "sections": [[name, len(body)] for name, body in zip(_SECTIONS, sections, strict=True)],
         },
         option=orjson.OPT_SORT_KEYS,
     )
@@ -161,7 +172,7 @@ def save_graph(G, path=DEFAULT_GRAPH, *, mentions=None):
     return path
 
 
-def read_header(path):
+def read_header(path: GraphPath) -> dict[str, Any]:
     """The header of a graph file; raises GraphFileError if it is not a readable kg graph."""
     try:
         with open(path, "rb") as fh:
@@ -192,7 +203,7 @@ def read_header(path):
     return header
 
 
-def _section_span(path, header):
+def _section_span(path: GraphPath, header: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """(offset from the end of the header line, size) of each section; GraphFileError if the
     header does not describe this format's sections."""
     sections = header.get("sections")
@@ -201,7 +212,8 @@ def _section_span(path, header):
             f"{path}: written by an older development version of kg; "
             "rebuild it with `kg build --fresh`"
         )
-    spans, offset = {}, 0
+    spans: dict[str, tuple[int, int]] = {}
+    offset = 0
     for entry in sections:
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], int)):
             raise GraphFileError(
@@ -214,11 +226,11 @@ def _section_span(path, header):
     return spans
 
 
-def _load_sections(path, names, convert):
+def _load_sections[T](path: GraphPath, names: Sequence[str], convert: Callable[..., T]) -> T:
     """``convert`` applied to the decoded JSON of the named sections of a graph file;
     GraphFileError if the file is damaged."""
     spans = _section_span(path, read_header(path))
-    parts = []
+    parts: list[bytes] = []
     with open(path, "rb") as fh:
         fh.read(len(MAGIC))
         start = len(MAGIC) + len(fh.readline())
@@ -241,7 +253,7 @@ def _load_sections(path, names, convert):
         ) from None
 
 
-def load_graph(path=DEFAULT_GRAPH, *, entity_layer=True):
+def load_graph(path: GraphPath = DEFAULT_GRAPH, *, entity_layer: bool = True) -> nx.MultiDiGraph:
     """Load a graph saved by :func:`save_graph` (without its entities unless
     ``entity_layer``: a build that re-lays them from the mentions loads less)."""
     if entity_layer:
@@ -253,6 +265,6 @@ def load_graph(path=DEFAULT_GRAPH, *, entity_layer=True):
     return _load_sections(path, ("graph",), data_to_graph)
 
 
-def load_mentions(path=DEFAULT_GRAPH):
+def load_mentions(path: GraphPath = DEFAULT_GRAPH) -> dict[str, list[Mention]]:
     """The unresolved mentions of each paper, saved beside the graph by a build."""
     return _load_sections(path, ("mentions",), data_to_mentions)

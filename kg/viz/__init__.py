@@ -5,15 +5,19 @@ method-dataset bipartite page and any focus pages asked for, plus an ``index.htm
 them. Pages work offline, escape all paper text and are byte-for-byte deterministic.
 """
 
+from collections.abc import Sequence
+from os import PathLike
 from pathlib import Path
 
 import jinja2
+import networkx as nx
 
 from kg import schema
 from kg.files import atomic_output
 from kg.query.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
+from kg.viz.views import View
 
 INDEX = jinja2.Environment(autoescape=True).from_string(
     """<!DOCTYPE html>
@@ -35,8 +39,11 @@ INDEX = jinja2.Environment(autoescape=True).from_string(
 )
 
 
-def write_views(G, out_dir, page_views):
-    """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them; return the paths."""
+def write_views(
+    G: nx.MultiDiGraph, out_dir: str | PathLike[str], page_views: Sequence[View]
+) -> list[Path]:
+    """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them;
+    return the paths."""
     out_dir = Path(out_dir)
     pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
     pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
@@ -46,13 +53,23 @@ def write_views(G, out_dir, page_views):
     return [path for path, _ in pages]
 
 
-def standard_views(G, *, top=150):
+def standard_views(G: nx.MultiDiGraph, *, top: int = 150) -> list[View]:
     """The pages every run writes: overview, co-author network, methods and datasets."""
     return [views.overview(G, top=top), views.coauthor_network(G), views.method_dataset(G)]
 
 
-def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=None, concept=None):
-    """The pages for the names asked for; each name is looked up forgivingly (``kg.query.lookup``)."""
+def focus_views(
+    G: nx.MultiDiGraph,
+    *,
+    author: str | None = None,
+    depth: int = 1,
+    method: str | None = None,
+    dataset: str | None = None,
+    paper: str | None = None,
+    concept: str | None = None,
+) -> list[View]:
+    """The pages for the names asked for; each name is looked up forgivingly
+    (``kg.query.lookup``)."""
     found = []
     if author is not None:
         key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")
@@ -80,17 +97,17 @@ def focus_views(G, *, author=None, depth=1, method=None, dataset=None, paper=Non
 
 
 def write_pages(
-    G,
-    out_dir,
+    G: nx.MultiDiGraph,
+    out_dir: str | PathLike[str],
     *,
-    top=150,
-    author=None,
-    depth=1,
-    method=None,
-    dataset=None,
-    paper=None,
-    concept=None,
-):
+    top: int = 150,
+    author: str | None = None,
+    depth: int = 1,
+    method: str | None = None,
+    dataset: str | None = None,
+    paper: str | None = None,
+    concept: str | None = None,
+) -> list[Path]:
     """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
 
     Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything

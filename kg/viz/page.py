@@ -12,12 +12,15 @@ import json
 import math
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 import jinja2
+import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
 from kg.viz.text import display_name, full_name, node_tooltip
+from kg.viz.views import View
 
 #: Stabilisation iterations before physics stops: 2,000 nodes lay out in seconds, not minutes.
 STABILIZATION_ITERATIONS = 150
@@ -35,10 +38,21 @@ STYLE = {
     schema.CONCEPT: ("#76b7b2", "dot", "\u25cf"),
     schema.AREA: ("#bab0ac", "square", "\u25a0"),
 }
+#: The style of a kind STYLE does not list (an entity type new to the vocabulary).
+DEFAULT_STYLE = ("#8c8c8c", "dot", "\u25cf")
 HIGHLIGHT_BORDER = "#000000"
 
 
-def node_size(degree):
+def style_of(kind: str) -> tuple[str, str, str]:
+    """(colour, vis shape, legend glyph) of a node kind; DEFAULT_STYLE for unlisted kinds.
+
+    >>> style_of("Paper") == STYLE["Paper"], style_of("Software") == DEFAULT_STYLE
+    (True, True)
+    """
+    return STYLE.get(kind, DEFAULT_STYLE)
+
+
+def node_size(degree: int) -> float:
     """Node radius by degree, on a square-root scale so hubs stay readable.
 
     >>> node_size(0), node_size(4), node_size(10_000)
@@ -47,7 +61,7 @@ def node_size(degree):
     return min(48.0, 8.0 + 4.0 * math.sqrt(degree))
 
 
-def edge_width(weight):
+def edge_width(weight: float) -> float:
     """Edge width by weight (shared papers, papers applying a method), logarithmic.
 
     >>> edge_width(1), edge_width(4), edge_width(10**6)
@@ -56,7 +70,7 @@ def edge_width(weight):
     return min(10.0, 1.0 + 1.5 * math.log2(max(weight, 1)))
 
 
-def script_json(value):
+def script_json(value: object) -> str:
     """JSON safe to place inside a <script> element: no ``</script>``, ``<!--`` or line separators.
 
     >>> script_json(["</script><img src=x onerror=alert(1)>"])
@@ -74,7 +88,7 @@ def script_json(value):
     return text
 
 
-def network_options():
+def network_options() -> dict[str, Any]:
     """vis-network options: seeded layout, physics that stops after the stabilisation."""
     return {
         "layout": {"randomSeed": LAYOUT_SEED, "improvedLayout": False},
@@ -98,12 +112,12 @@ def network_options():
     }
 
 
-def build_network(G, view):
+def build_network(G: nx.MultiDiGraph, view: View) -> Network:
     """The pyvis Network of a view: nodes styled by kind and sized by degree, edges by weight."""
     net = Network(directed=True, cdn_resources="in_line")
     highlighted = set(view.highlight)
     for key in view.nodes:
-        colour, shape, _ = STYLE[G.nodes[key]["kind"]]
+        colour, shape, _ = style_of(G.nodes[key]["kind"])
         net.add_node(
             key,
             label=display_name(G, key),
@@ -130,7 +144,7 @@ def build_network(G, view):
 
 
 @cache
-def _assets():
+def _assets() -> tuple[jinja2.Template, str, str]:
     lib = files("pyvis") / "templates" / "lib" / "vis-9.1.2"
     env = jinja2.Environment(
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True
@@ -143,13 +157,15 @@ def _assets():
     )
 
 
-def legend(G, view):
+def legend(G: nx.MultiDiGraph, view: View) -> list[tuple[str, str, str]]:
     """(kind, colour, glyph) for each kind of node on the page, in schema order."""
     kinds = {G.nodes[key]["kind"] for key in view.nodes}
-    return [(kind, STYLE[kind][0], STYLE[kind][2]) for kind in schema.NODE_KINDS if kind in kinds]
+    return [
+        (kind, style_of(kind)[0], style_of(kind)[2]) for kind in schema.NODE_KINDS if kind in kinds
+    ]
 
 
-def render(G, view):
+def render(G: nx.MultiDiGraph, view: View) -> str:
     """The HTML text of one page."""
     template, vis_js, vis_css = _assets()
     net = build_network(G, view)

@@ -2,6 +2,8 @@
 
 import re
 
+import networkx as nx
+
 from kg import schema
 
 LABEL_CHARS = 40
@@ -9,7 +11,7 @@ TOOLTIP_SENTENCE_CHARS = 300
 TOOLTIP_AUTHORS = 8
 
 
-def count(n, noun):
+def count(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless ``n`` is 1.
 
     >>> count(1, "paper"), count(2_000, "paper")
@@ -18,7 +20,7 @@ def count(n, noun):
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
-def shorten(text, limit):
+def shorten(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis when cut.
 
     >>> shorten("Group relative policy optimisation", 20)
@@ -34,7 +36,7 @@ def shorten(text, limit):
     return cut + "\u2026"
 
 
-def first_sentence(text):
+def first_sentence(text: str) -> str:
     """The first sentence of an abstract (up to the first ., ! or ? followed by a space).
 
     >>> first_sentence("We study X. It works.")
@@ -47,7 +49,7 @@ def first_sentence(text):
     return text[: match.end()] if match else text
 
 
-def full_name(G, key):
+def full_name(G: nx.MultiDiGraph, key: str) -> str:
     """What a node is called: a paper's label, title or first sentence; an entity's name."""
     data = G.nodes[key]
     if data["kind"] == schema.PAPER:
@@ -60,19 +62,19 @@ def full_name(G, key):
     return data.get("name") or key
 
 
-def display_name(G, key):
+def display_name(G: nx.MultiDiGraph, key: str) -> str:
     """A node's name cut to fit a label on the canvas."""
     return shorten(full_name(G, key), LABEL_CHARS)
 
 
-def paper_count(G, key):
+def paper_count(G: nx.MultiDiGraph, key: str) -> int:
     """How many papers point at an entity, author or area node."""
     return sum(1 for p in G.predecessors(key) if G.nodes[p]["kind"] == schema.PAPER) + sum(
         1 for p in G.successors(key) if G.nodes[p]["kind"] == schema.PAPER
     )
 
 
-def paper_authors(G, key):
+def paper_authors(G: nx.MultiDiGraph, key: str) -> list[str]:
     """Display names of a paper's authors in byline order."""
     rows = [
         (G.edges[a, key, schema.AUTHORED].get("position") or 0, G.nodes[a].get("name") or a)
@@ -82,7 +84,7 @@ def paper_authors(G, key):
     return [name for _, name in sorted(rows)]
 
 
-def node_tooltip(G, key):
+def node_tooltip(G: nx.MultiDiGraph, key: str) -> str:
     """Plain-text tooltip: a paper's label, authors, area and first sentence; an entity's type,
     aliases and paper count."""
     data = G.nodes[key]
@@ -110,7 +112,7 @@ def node_tooltip(G, key):
     return "\n".join(lines)
 
 
-def edge_tooltip(G, u, v, rel):
+def edge_tooltip(G: nx.MultiDiGraph, u: str, v: str, rel: str) -> str:
     """Plain-text tooltip of a graph edge: the evidence sentence of a mention."""
     data = G.edges[u, v, rel]
     if rel in schema.MENTION_RELS:

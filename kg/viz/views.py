@@ -5,7 +5,11 @@ Nodes are ordered by degree (highest first, ties by key) so a view is the same e
 and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
 
 from kg import schema
 from kg.query import traverse
@@ -39,12 +43,12 @@ class View:
     highlight: tuple = ()
 
 
-def by_degree(G, keys):
+def by_degree(G: nx.MultiDiGraph, keys: Iterable[str]) -> list[str]:
     """``keys`` ordered by degree in ``G``, highest first, ties by key."""
     return sorted(keys, key=lambda k: (-G.degree(k), k))
 
 
-def graph_edges(G, keys):
+def graph_edges(G: nx.MultiDiGraph, keys: Iterable[str]) -> tuple[Edge, ...]:
     """The edges of ``G`` among ``keys``, in key order, weighted by their paper count."""
     keys = set(keys)
     edges = [
@@ -55,23 +59,31 @@ def graph_edges(G, keys):
     return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.tooltip)))
 
 
-def capped(G, keys, *, limit, keep=()):
-    """The ``limit`` best connected of ``keys`` (always including ``keep``) and a note on the rest."""
+def capped(
+    G: nx.MultiDiGraph, keys: Iterable[str], *, limit: int, keep: Iterable[str] = ()
+) -> tuple[tuple[str, ...], str]:
+    """The ``limit`` best connected of ``keys`` (always including ``keep``) and a note on the
+    rest."""
     ranked = list(dict.fromkeys([*keep, *by_degree(G, keys)]))
     shown, left = ranked[:limit], ranked[limit:]
     if not left:
         return tuple(by_degree(G, shown)), ""
     top_left = max(G.degree(k) for k in left)
-    note = f" Left out {len(left):,} nodes of degree {top_left} or lower (a page holds at most {limit:,})."
+    note = (
+        f" Left out {len(left):,} nodes of degree {top_left} or lower "
+        f"(a page holds at most {limit:,})."
+    )
     return tuple(by_degree(G, shown)), note
 
 
-def overview(G, *, top=150):
-    """The ``top`` nodes of the whole graph by degree (at most ``MAX_NODES``) and the edges among them.
+def overview(G: nx.MultiDiGraph, *, top: int = 150) -> View:
+    """The ``top`` nodes of the whole graph by degree (at most ``MAX_NODES``) and the edges
+    among them.
 
     >>> import networkx as nx
     >>> G = nx.MultiDiGraph()
-    >>> G.add_node("author:a", kind="Author", name="A"); G.add_node("paper:p", kind="Paper", abstract="x")
+    >>> G.add_node("author:a", kind="Author", name="A")
+    >>> G.add_node("paper:p", kind="Paper", abstract="x")
     >>> G.add_edge("author:a", "paper:p", key="AUTHORED", position=1)
     'AUTHORED'
     >>> overview(G, top=1).note
@@ -88,7 +100,7 @@ def overview(G, *, top=150):
     return View("overview", "Overview: the most connected nodes", nodes, edges, note)
 
 
-def coauthor_pairs(G, authors):
+def coauthor_pairs(G: nx.MultiDiGraph, authors: Iterable[str]) -> dict[tuple[str, str], Any]:
     """Shared-paper counts of the co-author pairs ``(a, b)``, ``a < b``, among ``authors``."""
     pairs = {}
     for a in authors:
@@ -98,7 +110,16 @@ def coauthor_pairs(G, authors):
     return pairs
 
 
-def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, what=""):
+def coauthor_view(
+    G: nx.MultiDiGraph,
+    name: str,
+    title: str,
+    authors: Sequence[str],
+    *,
+    highlight: Iterable[str] = (),
+    limit: int = MAX_NODES,
+    what: str = "",
+) -> View:
     """Authors joined by their shared papers (edge width = shared papers)."""
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
     pairs = coauthor_pairs(G, set(nodes))
@@ -112,18 +133,24 @@ def coauthor_view(G, name, title, authors, *, highlight=(), limit=MAX_NODES, wha
         )
         for (a, b), n in sorted(pairs.items())
     )
-    note = f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links (edge width = shared papers).{left}"
+    note = (
+        f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links "
+        f"(edge width = shared papers).{left}"
+    )
     return View(name, title, nodes, edges, note, tuple(highlight))
 
 
-def coauthor_network(G, *, limit=MAX_NODES):
+def coauthor_network(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
     """Every author, joined to each co-author by the number of papers they share."""
     authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
     return coauthor_view(G, "coauthors", "Co-author network", authors, limit=limit)
 
 
-def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
-    """An author (a key) and everyone within ``depth`` co-authorship steps, the author highlighted."""
+def author_neighbourhood(
+    G: nx.MultiDiGraph, author: str, *, depth: int = 1, limit: int = MAX_NODES
+) -> View:
+    """An author (a key) and everyone within ``depth`` co-authorship steps, the author
+    highlighted."""
     rows = traverse.coauthors_within(G, author, hops=depth)
     authors = [author, *(row["key"] for row in rows)]
     steps = count(depth, "step")
@@ -138,8 +165,9 @@ def author_neighbourhood(G, author, *, depth=1, limit=MAX_NODES):
     )
 
 
-def applied_edge(row):
-    """A method-dataset edge from a ``kg.query.traverse`` applied-to row, its papers in the tooltip."""
+def applied_edge(row: dict[str, Any]) -> Edge:
+    """A method-dataset edge from a ``kg.query.traverse`` applied-to row, its papers in the
+    tooltip."""
     papers = "; ".join(row["papers"][:TOOLTIP_PAPERS]) + (
         " …" if len(row["papers"]) > TOOLTIP_PAPERS else ""
     )
@@ -151,7 +179,15 @@ def applied_edge(row):
     return Edge(row["method_key"], row["target_key"], row["count"], tooltip)
 
 
-def method_dataset_view(G, name, title, rows, *, centre=None, limit=MAX_NODES):
+def method_dataset_view(
+    G: nx.MultiDiGraph,
+    name: str,
+    title: str,
+    rows: Sequence[dict[str, Any]],
+    *,
+    centre: str | None = None,
+    limit: int = MAX_NODES,
+) -> View:
     keys = [k for row in rows for k in (row["method_key"], row["target_key"])]
     nodes, left = capped(
         G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ()
@@ -167,11 +203,14 @@ def method_dataset_view(G, name, title, rows, *, centre=None, limit=MAX_NODES):
             key=lambda e: (e.source, e.target),
         )
     )
-    note = f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links (edge width = papers).{left}"
+    note = (
+        f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links "
+        f"(edge width = papers).{left}"
+    )
     return View(name, title, nodes, edges, note, (centre,) if centre else ())
 
 
-def method_dataset(G, *, limit=MAX_NODES):
+def method_dataset(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
     """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
     methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
     rows = [row for m in methods for row in traverse.datasets_of(G, m)]
@@ -180,7 +219,7 @@ def method_dataset(G, *, limit=MAX_NODES):
     )
 
 
-def method_page(G, method, *, limit=MAX_NODES):
+def method_page(G: nx.MultiDiGraph, method: str, *, limit: int = MAX_NODES) -> View:
     """A method (a key) and the datasets and benchmarks it was applied to."""
     return method_dataset_view(
         G,
@@ -192,7 +231,7 @@ def method_page(G, method, *, limit=MAX_NODES):
     )
 
 
-def dataset_page(G, dataset, *, limit=MAX_NODES):
+def dataset_page(G: nx.MultiDiGraph, dataset: str, *, limit: int = MAX_NODES) -> View:
     """A dataset or benchmark (a key) and the methods applied to it or to its parts."""
     kind = G.nodes[dataset]["kind"]
     return method_dataset_view(
@@ -205,7 +244,7 @@ def dataset_page(G, dataset, *, limit=MAX_NODES):
     )
 
 
-def concept_papers(G, concept, *, limit=MAX_NODES):
+def concept_papers(G: nx.MultiDiGraph, concept: str, *, limit: int = MAX_NODES) -> View:
     """A concept (or method, dataset, ...) and the papers that name it, with the evidence."""
     papers = [row["key"] for row in traverse.papers_with(G, concept)]
     nodes, left = capped(G, [concept, *papers], limit=limit, keep=[concept])
@@ -222,7 +261,7 @@ def concept_papers(G, concept, *, limit=MAX_NODES):
     )
 
 
-def related_papers(G, paper, *, top=RELATED_PAPERS):
+def related_papers(G: nx.MultiDiGraph, paper: str, *, top: int = RELATED_PAPERS) -> View:
     """A paper, the ``top`` papers sharing the most (IDF-weighted) concepts with it, and the
     shared concepts, joined by the mention edges that carry the evidence."""
     rows = traverse.related_papers(G, paper, limit=None)

@@ -118,7 +118,7 @@ def test_the_program_exits_after_a_build_with_its_output_flushed(tmp_path, seed_
     from kg.store.graphfile import load_graph
 
     graph = tmp_path / "g.kg"
-    for inputs, papers in ((seed_files[:2], None), (seed_files[2:], 180)):
+    for inputs, papers in ((seed_files[:2], None), (seed_files[2:], 180)):  # noqa: B007 (last one checked below)
         proc = subprocess.run(
             [sys.executable, "-m", "kg.cli", "build", *inputs, "-o", str(graph)],
             capture_output=True,
@@ -186,3 +186,20 @@ def test_an_unwritable_output_is_one_line_and_leaves_nothing(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "in"]
     assert [p.name for p in (tmp_path / "in").iterdir()] == ["g.kg"]
+
+
+def test_cli_freezes_what_a_load_made_out_of_later_collections():
+    import gc
+
+    from kg.cli import frozen_after
+
+    gc.unfreeze()
+    try:
+        with frozen_after():
+            assert not gc.isenabled()
+            made = [[i] for i in range(1000)]
+        assert gc.isenabled() and gc.get_freeze_count() >= len(made)
+        young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+        assert not any(id(d) in young for d in made)
+    finally:
+        gc.unfreeze()

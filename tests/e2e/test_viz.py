@@ -280,7 +280,8 @@ def test_method_dataset_whole_and_centred():
     }
     tooltips = {(e.source, e.target): e.tooltip for e in whole.edges}
     assert tooltips["method:ppo", "dataset:gsm8k"] == (
-        "PPO applied to GSM8K in 2 papers: GRPO; paper:bbbbbbbbbbbb\nEvidence: It beats PPO on GSM8K."
+        "PPO applied to GSM8K in 2 papers: GRPO; paper:bbbbbbbbbbbb\n"
+        "Evidence: It beats PPO on GSM8K."
     )
 
 
@@ -333,7 +334,8 @@ def test_related_papers_shows_shared_concepts_with_evidence():
     ]
     assert (
         view.note
-        == "1 of the 1 papers sharing concepts with this one (ranked by IDF-weighted shared concepts) and the 1 concepts they share."
+        == "1 of the 1 papers sharing concepts with this one (ranked by IDF-weighted shared "
+        "concepts) and the 1 concepts they share."
     )
     view = views.related_papers(G, "paper:aaaaaaaaaaaa", top=1)
     assert "paper:bbbbbbbbbbbb" in view.nodes and "paper:cccccccccccc" not in view.nodes
@@ -449,7 +451,7 @@ def test_write_views_is_deterministic(tmp_path):
         "coauthors.html",
         "methods-datasets.html",
     ]
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
@@ -523,16 +525,19 @@ def counts(page):
 
 
 def hover_tooltip(page, node):
-    """Zoom in on ``node``, move the mouse onto it and return the text of the tooltip that appears."""
+    """Zoom in on ``node``, move the mouse onto it and return the text of the tooltip that
+    appears."""
     x, y = page.evaluate(
         f"""(() => {{ kgNetwork.focus({node!r}, {{scale: 2.5, animation: false}});
         const p = kgNetwork.canvasToDOM(kgNetwork.getPositions([{node!r}])[{node!r}]);
-        const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
+        const r = document.getElementById('network').getBoundingClientRect();
+        return [p.x + r.left, p.y + r.top]; }})()"""
     )
     page.hover(x - 3, y - 3)
     page.hover(x, y)
     page.wait_for(
-        "document.querySelector('div.vis-tooltip') && document.querySelector('div.vis-tooltip').style.visibility === 'visible'"
+        "document.querySelector('div.vis-tooltip') && "
+        "document.querySelector('div.vis-tooltip').style.visibility === 'visible'"
     )
     return page.evaluate("document.querySelector('div.vis-tooltip').innerText")
 
@@ -541,15 +546,18 @@ def hover_edge_tooltip(page, source, target):
     """Zoom in on an edge, move the mouse onto its midpoint and return its tooltip's text."""
     x, y = page.evaluate(
         f"""(() => {{ const ps = kgNetwork.getPositions([{source!r}, {target!r}]);
-        const mid = {{x: (ps[{source!r}].x + ps[{target!r}].x) / 2, y: (ps[{source!r}].y + ps[{target!r}].y) / 2}};
+        const mid = {{x: (ps[{source!r}].x + ps[{target!r}].x) / 2,
+                     y: (ps[{source!r}].y + ps[{target!r}].y) / 2}};
         kgNetwork.moveTo({{position: mid, scale: 2, animation: false}});
         const p = kgNetwork.canvasToDOM(mid);
-        const r = document.getElementById('network').getBoundingClientRect(); return [p.x + r.left, p.y + r.top]; }})()"""
+        const r = document.getElementById('network').getBoundingClientRect();
+        return [p.x + r.left, p.y + r.top]; }})()"""
     )
     page.hover(x - 3, y - 3)
     page.hover(x, y)
     page.wait_for(
-        "document.querySelector('div.vis-tooltip') && document.querySelector('div.vis-tooltip').style.visibility === 'visible'"
+        "document.querySelector('div.vis-tooltip') && "
+        "document.querySelector('div.vis-tooltip').style.visibility === 'visible'"
     )
     return page.evaluate("document.querySelector('div.vis-tooltip').innerText")
 
@@ -601,8 +609,8 @@ def test_tooltip_of_known_node_shows_its_text(browser, tmp_path):
     page = open_page(browser, tmp_path / "overview.html")
     text = hover_tooltip(page, "paper:aaaaaaaaaaaa")
     assert (
-        text
-        == "GRPO\nAuthors: Ada Lovelace, Bo Li\nArea: Machine Learning\nWe propose GRPO for reasoning."
+        text == "GRPO\nAuthors: Ada Lovelace, Bo Li\nArea: Machine Learning\n"
+        "We propose GRPO for reasoning."
     )
     write_pages(G, tmp_path, concept="reasoning")
     page = open_page(browser, tmp_path / "mentions-concept-reasoning.html")

@@ -5,8 +5,8 @@ import json
 from kg import schema as S
 from kg.extractors.records import Mention, PaperRecord
 from kg.graph.authors import author_key
-from kg.graph.build import assemble_mentions, build, build_graph, plan_records
-from kg.graph.layers import authored_by, new_graph
+from kg.graph.build import assemble_mentions, build_graph, plan_records
+from kg.graph.papers import authored_by, new_graph
 
 ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
 
@@ -15,33 +15,6 @@ def record(abstract=ABSTRACT, **kw):
     kw.setdefault("source", "s.txt")
     kw.setdefault("index", 0)
     return PaperRecord(abstract=abstract, **kw)
-
-
-def test_seed_graph_counts(seed_graph):
-    G = seed_graph
-    papers = [n for n, k in G.nodes(data="kind") if k == S.PAPER]
-    authors = [n for n, k in G.nodes(data="kind") if k == S.AUTHOR]
-    authored = [e for e in G.edges(keys=True) if e[2] == S.AUTHORED]
-    assert len(papers) == 180
-    assert sum(1 for p in papers if authored_by(G, p)) == 60
-    assert len(authored) == 306
-    assert len(authors) == 296
-    kempe = author_key("Julia Kempe")
-    assert len([p for _, p, k in G.out_edges(kempe, keys=True) if k == S.AUTHORED]) == 3
-    assert G.nodes[author_key("REMI MUNOS")]["name"] == "Remi Munos"
-    assert G.nodes[author_key("REMI MUNOS")]["variants"] == ["REMI MUNOS"]
-
-
-def test_seed_truncated_lists_and_areas(seed_graph):
-    G = seed_graph
-    truncated = {
-        p for _, p, k, d in G.edges(keys=True, data=True) if k == S.AUTHORED and d["truncated_list"]
-    }
-    assert len(truncated) == 3
-    areas = {a["name"] for _, a in G.nodes(data=True) if a["kind"] == S.AREA}
-    assert "Theory · Reinforcement Learning and Planning" in areas
-    in_area = [e for e in G.edges(keys=True) if e[2] == S.IN_AREA]
-    assert len(in_area) == 55
 
 
 def test_author_positions_follow_listing_order():
@@ -167,70 +140,6 @@ def test_shipped_samples_build():
     okonkwo = G.nodes[author_key("Marta Okonkwo")]
     assert okonkwo["variants"] == ["MARTA OKONKWO", "Marta Okonkwo"]
     assert okonkwo["name"] == "Marta Okonkwo"
-
-
-def test_incremental_build_equals_full_build(tmp_path):
-    from kg.graph.build import build
-    from kg.store.graphfile import load_mentions
-
-    a = tmp_path / "a.jsonl"
-    b = tmp_path / "b.jsonl"
-    a.write_text(
-        json.dumps(
-            {
-                "abstract": "Contrastive Language-Image Pretraining (CLIP) "
-                "aligns images and text on COCO."
-            }
-        )
-        + "\n"
-    )
-    b.write_text(
-        json.dumps({"abstract": "We fine-tune CLIP on ImageNet-1K and report accuracy."}) + "\n"
-    )
-    build([a], str(tmp_path / "inc.kg"))
-    build([b], str(tmp_path / "inc.kg"))
-    build([a, b], str(tmp_path / "full.kg"))
-    assert (tmp_path / "inc.kg").read_bytes() == (tmp_path / "full.kg").read_bytes()
-    assert len(load_mentions(tmp_path / "inc.kg")) == 2
-
-
-def test_authors_carry_their_coauthor_count(seed_graph):
-    from kg.query.traverse import collaborations
-
-    index = collaborations(seed_graph)
-    authors = [n for n, k in seed_graph.nodes(data="kind") if k == S.AUTHOR]
-    assert all(seed_graph.nodes[a]["coauthors"] == len(index.get(a, {})) for a in authors)
-    assert seed_graph.nodes[author_key("Julia Kempe")]["coauthors"] == 13
-
-
-def test_coauthor_counts_follow_a_reingested_author_list(tmp_path):
-    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    rows = [
-        {"id": "p1", "abstract": "We study graphs.", "authors": ["X One", "Y Two"]},
-        {"id": "p2", "abstract": "We study trees.", "authors": ["Y Two", "Z Three"]},
-    ]
-    first.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    second.write_text(
-        json.dumps(
-            {"id": "p1", "abstract": "We study forests now.", "authors": ["X One", "W Four"]}
-        )
-        + "\n"
-    )
-    graph = tmp_path / "g.kg"
-    build([str(first)], str(graph))
-    G, _ = build([str(second)], str(graph))
-    counts = {
-        G.nodes[a]["name"]: G.nodes[a]["coauthors"]
-        for a, kind in G.nodes(data="kind")
-        if kind == S.AUTHOR
-    }
-    assert counts == {"X One": 1, "W Four": 1, "Y Two": 1, "Z Three": 1}
-    full, _ = build([str(first), str(second)], str(tmp_path / "full.kg"))
-    assert counts == {
-        full.nodes[a]["name"]: full.nodes[a]["coauthors"]
-        for a, kind in full.nodes(data="kind")
-        if kind == S.AUTHOR
-    }
 
 
 def test_a_paper_the_extractors_fail_on_lands_without_entities_and_is_reported(

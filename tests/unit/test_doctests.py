@@ -1,44 +1,16 @@
-"""Every docstring example of kg and its extractors runs, one test per docstring.
-
-The modules are imported by their installed names (``kg.extractors.lexicon``), so an example
-runs exactly as a user's code would, whichever folder holds its file.
-"""
-
-import doctest
-import importlib
-import pkgutil
+"""Every docstring example of kg and its extractors runs, one test per docstring; the
+examples that start the embedded engine's server run in tests/e2e/test_doctests_engine.py."""
 
 import pytest
 
-PACKAGES = ("kg", "kg.extractors")
+from tests.helpers.doctests import docstring_tests, module_names, run_docstring_test
+
+#: Modules whose examples start a server (they are end-to-end).
+SERVER_MODULES = {"kg.query.engine"}
 
 
-def module_names():
-    """Every module of the packages, by name, but ``__main__`` (importing it runs the CLI)."""
-    names = []
-    for package_name in PACKAGES:
-        package = importlib.import_module(package_name)
-        names.append(package_name)
-        for info in pkgutil.walk_packages(package.__path__, package_name + "."):
-            if not info.name.endswith(".__main__"):  # importing it runs the CLI
-                names.append(info.name)
-    return sorted(set(names))
-
-
-def docstring_tests():
-    finder = doctest.DocTestFinder()
-    found = []
-    for name in module_names():
-        module = importlib.import_module(name)
-        for test in finder.find(module, name):
-            if test.examples:
-                found.append(pytest.param(test, id=test.name))
-    return found
-
-
-@pytest.mark.parametrize("test", docstring_tests())
+@pytest.mark.parametrize(
+    "test", docstring_tests([m for m in module_names() if m not in SERVER_MODULES])
+)
 def test_docstring_examples_run(test):
-    output = []
-    result = doctest.DocTestRunner().run(test, out=output.append)
-    if result.failed:
-        pytest.fail("".join(output), pytrace=False)
+    run_docstring_test(test)

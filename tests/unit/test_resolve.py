@@ -231,19 +231,3 @@ def test_new_counts_can_change_an_old_papers_display_name_or_make_a_short_form_a
     resolved = dict(extended(old, new))
     assert [m.canonical for m in resolved["p1"]] == ["ImageNet-1K"]
     assert [m.canonical for m in resolved["p2"]] == ["FB (Foo Bar)"]
-
-
-def test_extending_the_seed_corpus_in_steps_equals_resolving_it_at_once(tmp_path, seed_files):
-    import random
-
-    from kg.graph.build import build
-    from kg.store.graphfile import load_mentions
-
-    build(seed_files, str(tmp_path / "g.kg"))
-    items = sorted(load_mentions(tmp_path / "g.kg").items())
-    whole = sorted(resolve_corpus(items))
-    rng = random.Random(7)
-    for _ in range(20):
-        shuffled = rng.sample(items, len(items))
-        a, b = sorted(rng.sample(range(len(items) + 1), 2))
-        assert extended(shuffled[:a], shuffled[a:b], shuffled[b:]) == whole

@@ -1,0 +1,154 @@
+"""Named queries run on the embedded engine (a FalkorDB server process) return the Python
+API's rows, on the example graph and on the seed graph; ``kg query`` end to end (moved from
+tests/unit/test_queries.py)."""
+
+import pytest
+
+from kg.errors import NotFound
+from kg.query import traverse
+from kg.query.engine import open_graph
+from kg.query.named import load_query, node_resolver, run_query
+from kg.query.traverse import example_graph
+from tests.unit.test_queries import CASES, python_rows, with_second_route
+
+
+@pytest.fixture(scope="module")
+def G():
+    return with_second_route(example_graph())
+
+
+@pytest.fixture(scope="module")
+def run(G):
+    with open_graph(G) as engine:
+        yield engine
+
+
+@pytest.mark.parametrize("name, given", [(n, g) for n, cases in CASES.items() for g in cases])
+def test_query_returns_the_python_api_rows(G, run, name, given):
+    query = load_query(name)
+    rows = run_query(query, run, given)
+    assert rows == python_rows(G, query, given)
+
+
+def test_cases_have_answers(G, run):
+    """The cases above are not all empty: most return rows, some ties, some none."""
+    counts = [len(run_query(load_query(n), run, g)) for n, cases in CASES.items() for g in cases]
+    assert sum(1 for c in counts if c) >= 20 and 0 in counts
+
+
+def test_node_resolver_through_the_runner(run):
+    resolve = node_resolver(run)
+    assert resolve(("Author",), "author:julia kempe") == "author:julia kempe"
+    assert resolve(("Author",), "Julia  Kempe") == "author:julia kempe"
+    assert resolve(("Author",), "remi munos") == "author:rémi munos"
+    assert resolve(("Dataset", "Benchmark"), "ImageNet1K") == "dataset:imagenet"
+    assert resolve(("Concept",), "regret") == "concept:regret"
+    with pytest.raises(NotFound) as info:
+        resolve(("Author",), "Julia Kemp")
+    assert info.value.suggestions == ["Julia Kempe"]
+
+
+@pytest.fixture(scope="module")
+def graph_file(tmp_path_factory):
+    from kg.store.graphfile import save_graph
+
+    path = tmp_path_factory.mktemp("graph") / "g.kg"
+    save_graph(example_graph(), path)
+    return str(path)
+
+
+def test_cli_query_table(graph_file, capsys):
+    from kg.cli import main
+
+    assert main(["query", "coauthors", "--param", "author=julia kempe", "-g", graph_file]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["coauthor", "key", "shared", "papers"]
+    assert lines[2].startswith("Rémi Munos") and lines[-1] == "(2 rows)"
+
+
+def test_cli_query_json_and_csv(graph_file, capsys):
+    import json
+
+    from kg.cli import main
+
+    assert (
+        main(
+            [
+                "query",
+                "methods_on",
+                "--param",
+                "dataset=GLUE",
+                "--param",
+                "include_parts=true",
+                "-g",
+                graph_file,
+                "--json",
+            ]
+        )
+        == 0
+    )
+    rows = json.loads(capsys.readouterr().out)
+    assert rows == traverse.methods_on(example_graph(), "GLUE", include_parts=True)
+    assert (
+        main(["query", "top_collaborators", "--param", "limit=1", "-g", graph_file, "--csv"]) == 0
+    )
+    assert (
+        capsys.readouterr().out == "author,key,coauthors,papers\nRémi Munos,author:rémi munos,3,3\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["query", "coauthors", "--param", "author=Julia Kemp"], "did you mean: Julia Kempe?"),
+        (["query", "coauthor"], "no query named 'coauthor'; did you mean: coauthors"),
+        (["query", "coauthors"], "needs --param author="),
+        (
+            ["query", "coauthors_within", "--param", "author=Ada Lovelace", "--param", "hops=9"],
+            "must be in 1..3",
+        ),
+    ],
+)
+def test_cli_query_errors_are_one_line(graph_file, capsys, argv, message):
+    from kg.cli import main
+
+    assert main(argv + ["-g", graph_file]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error: ") and message in err and err.count("\n") == 1
+
+
+def seed_cases(G):
+    """Anchors on the seed graph for every query: hubs, a method with datasets, a paper."""
+    kinds = dict(G.nodes(data="kind"))
+    applied = sorted((u, v) for u, v, k in G.edges(keys=True) if k == "APPLIED_TO")
+    papers = sorted(
+        (p for p, k in kinds.items() if k == "Paper"),
+        key=lambda p: (-len(traverse.concepts_of(G, p)), p),
+    )
+    related = traverse.related_papers(G, papers[0], limit=1)
+    cases = {
+        "coauthors": [{"author": "Julia Kempe"}, {"author": "Remi Munos"}],
+        "coauthors_within": [{"author": "Julia Kempe", "hops": "2"}],
+        "collaboration_path": [{"source": "Yann Ollivier", "target": "Remi Munos"}],
+        "top_collaborators": [{"limit": "15"}],
+        "top_method_dataset_pairs": [{"limit": "15"}],
+        "related_papers": [{"paper": p, "limit": "10"} for p in papers[:3]],
+        "papers_with": [{"concept": c} for c in sorted(traverse.concepts_of(G, papers[0]))],
+        "shared_concepts": [{"paper": papers[0], "other": r["key"]} for r in related],
+        "datasets_of": [{"method": m} for m in sorted({u for u, _ in applied})[:5]],
+        "methods_on": [
+            {"dataset": d, "include_parts": "true"} for d in sorted({v for _, v in applied})[:5]
+        ],
+    }
+    return cases
+
+
+def test_queries_match_python_on_the_seed_graph(seed_graph):
+    cases = seed_cases(seed_graph)
+    assert cases["datasets_of"] and cases["related_papers"] and cases["shared_concepts"]
+    with open_graph(seed_graph) as run:
+        for name, given_list in cases.items():
+            query = load_query(name)
+            for given in given_list:
+                rows = run_query(query, run, given)
+                assert rows == python_rows(seed_graph, query, given), (name, given)
