@@ -20,8 +20,8 @@ find_python() {
 if [ ! -x .venv/bin/python ]; then
     "$(find_python)" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test,dev]'
+.venv/bin/python -m pip install -qq --upgrade pip
+.venv/bin/python -m pip install -qq -e '.[test,dev]'
 # An editable install leaves our own modules uncompiled; where PYTHONDONTWRITEBYTECODE is
 # set they would be compiled again by every run (a tenth of a second per process).
 .venv/bin/python -m compileall -q kg extractors
