@@ -293,16 +293,15 @@ def measure(resamples: int = BOOTSTRAP, seed: int = SEED) -> dict[str, Any]:
     unseen_gold = load_gold()
     dev_gold = external_eval.read_jsonl(DEV_GOLD)
     tuning, check = split_dev(dev_gold)
+    dev_system = system_records(sorted(SEEDS.glob("*.txt")))
     sets = {
         "unseen": (unseen_gold, unseen_system(unseen_gold)),
-        "dev tuning": (tuning, None),
-        "dev check": (check, None),
-        "dev all": (dev_gold, None),
+        "dev tuning": (tuning, dev_system),
+        "dev check": (check, dev_system),
+        "dev all": (dev_gold, dev_system),
     }
-    dev_system = system_records(sorted(SEEDS.glob("*.txt")))
     results: dict[str, Any] = {"sets": {}, "lexicon": {}}
     for name, (gold, system) in sets.items():
-        system = dev_system if system is None else system
         weights = resample_weights(len(gold), resamples, seed, name)
         results["sets"][name] = set_figures(gold, system, weights)
         if name != "dev all":
