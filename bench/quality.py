@@ -35,7 +35,9 @@ Intervals: percentile bootstrap (2.5th and 97.5th) over ``--bootstrap`` resample
 summing the per-unit counts; every class and the lexicon split of one set share its
 resamples. The generator of a set is seeded with ``(--seed, crc32(set name))`` (default seed
 16), so a figure's interval does not depend on which other sets are run. The point values are
-score.py's on the whole set (and equal the sums of the per-paper counts).
+score.py's on the whole set (and equal the sums of the per-paper counts); a resample is scored
+with score.py's ``prf``, so one holding gold entities of a class but no system ones has
+precision 0 (a small class's interval may reach 0).
 """
 
 import argparse
@@ -452,6 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report(results))
     print(f"\n({results['meta']['seconds']} s)")
     if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(results, fh, indent=1, sort_keys=True)
             fh.write("\n")
