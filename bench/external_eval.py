@@ -1,45 +1,116 @@
 """Extraction quality on the third-party corpora in ../shared/eval/external (see their READMEs).
 
-* Dataset F1 on ``tdmsci/test`` (DATASET) and ``dataset-mentions-xjaeh/zero-shot`` (Dataset):
-  mention level, a system Dataset/Benchmark span counts when it overlaps a gold span
-  (one-to-one), and ``exact`` when the offsets are equal.
-* Method / Task / Dataset recall on ``scirex-abstracts``: per paper, the salient entities
-  mentioned in the abstract; one is found when a system mention of the mapped type
-  (Material -> Dataset/Benchmark) overlaps one of its mentions.
+Every corpus here is evaluation-only; no training split is read.
 
-    python bench/external_eval.py
+* Span corpora, one unit a sentence (``SPAN_CORPORA``): ``tdmsci/test`` (TASK -> Task,
+  METRIC -> Metric, DATASET -> Dataset or Benchmark), ``dataset-mentions-xjaeh/test`` and
+  ``/zero-shot`` (Dataset -> Dataset or Benchmark). Matching (``SPAN_RULE``): per gold label,
+  a system mention of a mapped type counts when its span overlaps a gold span of that label,
+  one-to-one (each gold span takes the first unused overlapping system span); ``exact`` when
+  the offsets are equal. Precision is over all system mentions of the mapped types.
+* ``scirex-abstracts`` (its only split, train, used for evaluation only; one unit a paper;
+  ``SCIREX_RULE``): recall of the salient Method / Task / Material entities mentioned in the
+  abstract; one is found when a system mention of the mapped type (Method -> Method,
+  Task -> Task, Material -> Dataset or Benchmark) overlaps one of its mentions.
+
+The counts are kept per unit (sentence or paper) so that ``bench.quality`` can resample them;
+the figures use score.py's ``prf`` (its zero-denominator convention).
+
+    python -m bench.external_eval
 """
 
 import json
 import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
+from spacy.language import Language
+
+from bench.unseen_gold import score_module
+from bench.unseen_sample import SHARED
 from kg.extractors.pipeline import extract_mentions
-from kg.extractors.records import PaperRecord
+from kg.extractors.records import Mention, PaperRecord
 
-EXTERNAL = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "external"
+EXTERNAL = SHARED / "eval" / "external"
 COLLECTIONS = ("Dataset", "Benchmark")
-SCIREX_TYPES = {"Method": ("Method",), "Task": ("Task",), "Material": COLLECTIONS}
+SPAN_RULE = (
+    "mention level per gold label: a system mention of a mapped type counts when its span "
+    "overlaps a gold span of that label (one-to-one); exact = equal offsets"
+)
+SCIREX_RULE = (
+    "recall of the salient entities mentioned in the abstract: found when a system mention "
+    "of the mapped type overlaps one of the entity's mentions"
+)
+SCIREX_PATH = "scirex-abstracts/train.jsonl"
+SCIREX_TYPES: dict[str, tuple[str, ...]] = {
+    "Method": ("Method",),
+    "Task": ("Task",),
+    "Material": COLLECTIONS,
+}
+#: How each SciREX type is reported (Material is SciREX's name for datasets).
+SCIREX_LABELS = {"Method": "Method", "Task": "Task", "Material": "Dataset"}
 
 
-def read_jsonl(path):
+@dataclass(frozen=True)
+class SpanCorpus:
+    """A sentence-level corpus: its file under EXTERNAL and gold label -> system types."""
+
+    name: str
+    path: str
+    labels: dict[str, tuple[str, ...]]
+
+
+SPAN_CORPORA = (
+    SpanCorpus(
+        "tdmsci/test",
+        "tdmsci/test.jsonl",
+        {"TASK": ("Task",), "METRIC": ("Metric",), "DATASET": COLLECTIONS},
+    ),
+    SpanCorpus(
+        "dataset-mentions-xjaeh/test", "dataset-mentions-xjaeh/test.jsonl", {"Dataset": COLLECTIONS}
+    ),
+    SpanCorpus(
+        "dataset-mentions-xjaeh/zero-shot",
+        "dataset-mentions-xjaeh/zero-shot.jsonl",
+        {"Dataset": COLLECTIONS},
+    ),
+)
+
+Span = tuple[int, int]
+#: Per unit: (overlap matches, exact matches, system mentions, gold spans).
+SpanCounts = tuple[int, int, int, int]
+#: Per unit: (salient entities found, salient entities mentioned in the abstract).
+RecallCounts = tuple[int, int]
+
+
+@cache
+def scorer() -> ModuleType:
+    """../shared/eval/score.py, imported once."""
+    return score_module()
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def mentions_of(rows):
+def mentions_of(rows: Sequence[dict[str, Any]], nlp: Language | None = None) -> list[list[Mention]]:
     """The pipeline's mentions of each row's text, in row order."""
     records = (
         PaperRecord(abstract=r["text"], source="external", index=i) for i, r in enumerate(rows)
     )
-    return [ms for _, ms in extract_mentions(records)]
+    return [ms for _, ms in extract_mentions(records, nlp=nlp)]
 
 
-def overlaps(a, b):
+def overlaps(a: Span, b: Span) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def span_match(gold, system):
+def span_match(gold: Sequence[Span], system: Sequence[Span]) -> tuple[int, int]:
     """(overlap matches, exact matches) between two lists of (start, end), one-to-one."""
     used, overlap = set(), 0
     for g in gold:
@@ -52,20 +123,26 @@ def span_match(gold, system):
     return overlap, exact
 
 
-def prf(tp, n_system, n_gold):
-    p = tp / n_system if n_system else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+def span_counts(
+    rows: Sequence[dict[str, Any]],
+    mentions: Sequence[Sequence[Mention]],
+    label: str,
+    system_types: tuple[str, ...],
+) -> list[SpanCounts]:
+    """Per row: (overlap matches, exact matches, system mentions, gold spans) of one label."""
+    out = []
+    for row, ms in zip(rows, mentions, strict=True):
+        gold = [(e["start"], e["end"]) for e in row["entities"] if e["type"] == label]
+        system = [(m.start, m.end) for m in ms if m.type in system_types]
+        overlap, exact = span_match(gold, system)
+        out.append((overlap, exact, len(system), len(gold)))
+    return out
 
 
-def dataset_scores(rows, gold_label):
-    """Precision, recall, F1 (overlap) and exact-span F1 of Dataset mentions."""
-    tp = exact = n_gold = n_system = 0
-    for row, mentions in zip(rows, mentions_of(rows), strict=True):
-        gold = [(e["start"], e["end"]) for e in row["entities"] if e["type"] == gold_label]
-        system = [(m.start, m.end) for m in mentions if m.type in COLLECTIONS]
-        o, x = span_match(gold, system)
-        tp, exact, n_gold, n_system = tp + o, exact + x, n_gold + len(gold), n_system + len(system)
+def span_scores(counts: Iterable[SpanCounts]) -> dict[str, float]:
+    """Precision, recall, F1 (overlap) and exact-span F1 of summed per-unit counts."""
+    tp, exact, n_system, n_gold = (sum(c) for c in zip(*counts, strict=True))
+    prf = scorer().prf
     p, r, f = prf(tp, n_system, n_gold)
     return {
         "precision": p,
@@ -77,11 +154,14 @@ def dataset_scores(rows, gold_label):
     }
 
 
-def scirex_recall(rows):
-    """Recall of salient Method/Task/Material entities mentioned in the abstract."""
-    found = {t: 0 for t in SCIREX_TYPES}
-    total = dict(found)
-    for row, mentions in zip(rows, mentions_of(rows), strict=True):
+def scirex_counts(
+    rows: Sequence[dict[str, Any]], mentions: Sequence[Sequence[Mention]]
+) -> dict[str, list[RecallCounts]]:
+    """Per SciREX type, per row: (salient entities found, salient entities in the abstract)."""
+    out: dict[str, list[RecallCounts]] = {kind: [] for kind in SCIREX_TYPES}
+    for row, ms in zip(rows, mentions, strict=True):
+        found = dict.fromkeys(SCIREX_TYPES, 0)
+        total = dict.fromkeys(SCIREX_TYPES, 0)
         for entity in row.get("salient_entities", []):
             kind = entity.get("type")
             if kind not in SCIREX_TYPES or not entity.get("mentioned_in_abstract"):
@@ -94,40 +174,53 @@ def scirex_recall(rows):
             if not spans:
                 continue
             total[kind] += 1
-            system = [(m.start, m.end) for m in mentions if m.type in SCIREX_TYPES[kind]]
+            system = [(m.start, m.end) for m in ms if m.type in SCIREX_TYPES[kind]]
             if any(overlaps(g, s) for g in spans for s in system):
                 found[kind] += 1
-    return {
-        kind: {
-            "recall": found[kind] / total[kind] if total[kind] else 0.0,
-            "found": found[kind],
-            "gold": total[kind],
+        for kind in SCIREX_TYPES:
+            out[kind].append((found[kind], total[kind]))
+    return out
+
+
+def recall_scores(counts: Iterable[RecallCounts]) -> dict[str, float]:
+    found, total = (sum(c) for c in zip(*counts, strict=True))
+    return {"recall": found / total if total else 0.0, "found": found, "gold": total}
+
+
+def external_counts(
+    nlp: Language | None = None, external: Path = EXTERNAL
+) -> dict[str, dict[str, list[Any]]]:
+    """Per-unit counts of every corpus: {corpus: {label: [counts per unit]}}; the span
+    corpora's labels are their gold labels, SciREX's its types."""
+    out: dict[str, dict[str, list[Any]]] = {}
+    for corpus in SPAN_CORPORA:
+        rows = read_jsonl(external / corpus.path)
+        mentions = mentions_of(rows, nlp)
+        out[corpus.name] = {
+            label: span_counts(rows, mentions, label, types)
+            for label, types in corpus.labels.items()
         }
-        for kind in SCIREX_TYPES
-    }
+    rows = read_jsonl(external / SCIREX_PATH)
+    out["scirex-abstracts"] = dict(scirex_counts(rows, mentions_of(rows, nlp)))
+    return out
 
 
-def main():
+def main() -> None:
     if not EXTERNAL.is_dir():
         sys.exit(f"external corpora not found at {EXTERNAL}; this needs ../shared")
-    results = {
-        "tdmsci/test Dataset": dataset_scores(
-            read_jsonl(EXTERNAL / "tdmsci" / "test.jsonl"), "DATASET"
-        ),
-        "dataset-mentions-xjaeh/zero-shot Dataset": dataset_scores(
-            read_jsonl(EXTERNAL / "dataset-mentions-xjaeh" / "zero-shot.jsonl"), "Dataset"
-        ),
-    }
-    for name, s in results.items():
+    counts = external_counts()
+    for corpus in SPAN_CORPORA:
+        for label, per_unit in counts[corpus.name].items():
+            s = span_scores(per_unit)
+            name = f"{corpus.name} {label}"
+            print(
+                f"{name:42} P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}  "
+                f"(exact-span F1 {s['exact_f1']:.3f}; gold {s['gold']}, system {s['system']})"
+            )
+    for kind, per_unit in counts["scirex-abstracts"].items():
+        s = recall_scores(per_unit)
         print(
-            f"{name:42} P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}  "
-            f"(exact-span F1 {s['exact_f1']:.3f}; gold {s['gold']}, system {s['system']})"
-        )
-    scirex = scirex_recall(read_jsonl(EXTERNAL / "scirex-abstracts" / "train.jsonl"))
-    for kind, s in scirex.items():
-        label = "Dataset" if kind == "Material" else kind
-        print(
-            f"{'scirex-abstracts ' + label + ' recall':42} {s['recall']:.3f}  "
+            f"{'scirex-abstracts ' + SCIREX_LABELS[kind] + ' recall':42} {s['recall']:.3f}  "
             f"({s['found']}/{s['gold']} salient entities mentioned in the abstract)"
         )
 
