@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from kg import __version__
-from kg.errors import KgError
+from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
 
 if TYPE_CHECKING:
@@ -423,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
         "materialised beside the graph file as GRAPH.falkordb/ and reused until "
         "the graph changes), or on a Bolt server with --uri.",
         epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
-        'RETURN p.title" --param k="author:julia kempe"',
+        'RETURN p.title" --param k="author:juliakempe"',
     )
     p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
     add_graph_option(p)
@@ -476,7 +476,8 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     args = parser.parse_args(argv)
     args.exit_when_done = exit_when_done
     try:
-        return args.func(args)
+        with name_notes(lambda note: print(f"note: {note}", file=sys.stderr)):
+            return args.func(args)
     except KgError as exc:
         print(f"kg: error: {exc}", file=sys.stderr)
         return 1

@@ -1,6 +1,13 @@
-"""The exceptions kg raises; the CLI turns each into one line and a non-zero exit."""
+"""The exceptions kg raises; the CLI turns each into one line and a non-zero exit.
 
-from collections.abc import Iterable
+Also the one warning kg gives: :class:`AmbiguousNameWarning`, when a forgiving name matched
+several nodes (the CLI prints it as a ``note:`` line).
+"""
+
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TextIO
 
 
 class KgError(Exception):
@@ -25,3 +32,55 @@ class NotFound(KgError):
     def __init__(self, message: str, suggestions: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.suggestions = list(suggestions)
+
+
+class AmbiguousNameWarning(UserWarning):
+    """A name matched several nodes; the lookup used ``key`` and names the ``others``.
+
+    ``papers`` and the counts in ``others`` ((key, papers) pairs, in the lookup's order of
+    preference) are the number of papers linked to each node, None where the lookup did not
+    count them. ``str()`` is the one-line note the CLI prints.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        key: str,
+        papers: int | None,
+        others: Sequence[tuple[str, int | None]],
+    ) -> None:
+        self.text, self.key, self.papers, self.others = text, key, papers, list(others)
+
+        def shown(key: str, papers: int | None) -> str:
+            if papers is None:
+                return key
+            return f"{key} ({papers} paper{'' if papers == 1 else 's'})"
+
+        also = ", ".join(shown(k, n) for k, n in self.others)
+        super().__init__(f"{text!r} matched {shown(key, papers)}; also {also}")
+
+
+@contextmanager
+def name_notes(show: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, hand every AmbiguousNameWarning to ``show`` as its one-line note,
+    each time it is given (other warnings are shown as usual). Warning state is restored after.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", AmbiguousNameWarning)
+        shown = warnings.showwarning
+
+        def note(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if issubclass(category, AmbiguousNameWarning):
+                show(str(message))
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = note
+        yield

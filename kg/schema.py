@@ -25,7 +25,9 @@ from kg.extractors.records import (
     TASK,
 )
 
-SCHEMA_VERSION = 1
+#: 2: author keys are folded names (accents, invisible characters, case, spaces and
+#: punctuation dropped), see docs/graph.md; files of schema 1 are refused (rebuild them).
+SCHEMA_VERSION = 2
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
 

@@ -1,6 +1,6 @@
 // coauthors: an author's co-authors, with the number of papers they share and the papers.
 // Parameters:
-//   $author: Author - the author's key, e.g. "author:julia kempe" (kg query also takes a name)
+//   $author: Author - the author's key, e.g. "author:juliakempe" (kg query also takes a name)
 // Returns: coauthor, key, shared, papers; most shared papers first, ties by name then key.
 // Mirrors kg.traverse.coauthors.
 MATCH (a:Author {key: $author})-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Author)

@@ -1,6 +1,6 @@
 // coauthors_within: the authors within $hops co-authorship steps of an author, with distance.
 // Parameters:
-//   $author: Author - the author's key, e.g. "author:julia kempe" (kg query also takes a name)
+//   $author: Author - the author's key, e.g. "author:juliakempe" (kg query also takes a name)
 //   $hops: int = 2 (1..3) - how many steps out: 1 = co-authors, 2 = their co-authors, up to 3
 // Returns: author, key, distance; nearest first, ties by name then key.
 // Mirrors kg.traverse.coauthors_within. Rings are collected breadth first, one per step.

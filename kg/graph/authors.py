@@ -1,8 +1,18 @@
-"""Author identity: normalised keys and readable display names."""
+"""Author identity: folded keys and readable display names.
+
+Two printed names are one Author node when they fold to the same string
+(:func:`kg.extractors.names.fold`: accents, invisible characters, case, periods, spaces,
+hyphens and other punctuation do not distinguish people). The key is that fold, so it is
+stable: it depends on the name alone, never on which variant was seen first. Every printed
+variant stays on the node (``variants``) and the display name is chosen from them.
+Middle-initial variants ("Aaron C. Courville", "Aaron Courville") fold apart and stay apart.
+"""
 
 import re
 import unicodedata
 from collections.abc import Sequence
+
+from kg.extractors.names import fold
 
 _ROMAN = {"II", "III", "IV", "VI", "VII", "VIII", "IX"}
 
@@ -17,12 +27,18 @@ def normalise_name(name: str) -> str:
 
 
 def author_key(name: str) -> str:
-    """``author:<normalised name>``.
+    """``author:<folded name>``; a name with no letter or digit keeps its normalised form.
 
     >>> author_key("Julia  Kempe")
-    'author:julia kempe'
+    'author:juliakempe'
+    >>> author_key("Çağlar Gülçehre") == author_key("Caglar Gulcehre")
+    True
+    >>> author_key("T. J. Sejnowski") == author_key("T.J. Sejnowski")
+    True
+    >>> author_key("Aaron C. Courville") == author_key("Aaron Courville")
+    False
     """
-    return f"author:{normalise_name(name)}"
+    return f"author:{fold(name) or normalise_name(name)}"
 
 
 def _readable_word(word: str) -> str:
@@ -35,14 +51,18 @@ def _readable_word(word: str) -> str:
 
 
 def readable_name(name: str) -> str:
-    """A display form: words printed all in capitals become capitalised.
+    """A display form: words printed all in capitals become capitalised; invisible format
+    characters (zero-width, bidi controls) are dropped.
 
     >>> readable_name("REMI MUNOS"), readable_name("Fan JIA"), readable_name("J. Bagnell")
     ('Remi Munos', 'Fan Jia', 'J. Bagnell')
     >>> readable_name("Jean-Pierre DUPONT-LEROY III")
     'Jean-Pierre Dupont-Leroy III'
+    >>> readable_name("Yann\u200b LeCun\u202c")
+    'Yann LeCun'
     """
-    name = " ".join(unicodedata.normalize("NFKC", name).split())
+    name = unicodedata.normalize("NFKC", name)
+    name = " ".join("".join(c for c in name if unicodedata.category(c) != "Cf").split())
     return " ".join(_readable_word(w) for w in name.split(" "))
 
 

@@ -409,7 +409,7 @@ def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> Embed
 
     >>> from kg.query.traverse import example_graph
     >>> with open_graph(example_graph()) as run:
-    ...     run("MATCH (a:Author {key: $key}) RETURN a.name AS name", {"key": "author:julia kempe"})
+    ...     run("MATCH (a:Author {key: $key}) RETURN a.name AS name", {"key": "author:juliakempe"})
     [{'name': 'Julia Kempe'}]
     """
     engine = EmbeddedEngine(timeout=timeout)

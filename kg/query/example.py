@@ -2,6 +2,7 @@
 
 import networkx as nx
 
+from kg.graph.authors import author_key
 from kg.graph.papers import set_coauthor_counts
 from kg.schema import (
     APPLIED_TO,
@@ -106,7 +107,7 @@ def example_graph() -> nx.MultiDiGraph:
         for position, printed in enumerate(authors, 1):
             variants = sorted(printed.split("|"))
             name = printed.split("|")[-1]
-            author = f"author:{name.casefold()}"
+            author = author_key(name)
             known = G.nodes[author]["variants"] if author in G else []
             G.add_node(author, kind=AUTHOR, name=name, variants=sorted({*known, *variants}))
             G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)

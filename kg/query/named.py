@@ -20,7 +20,7 @@ A *runner* is any callable ``runner(cypher, params) -> list[dict]``: the embedde
 import difflib
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib.resources import files
@@ -30,7 +30,7 @@ from typing import Any
 from kg.errors import KgError, NotFound
 from kg.graph.authors import author_key
 from kg.query.lookup import NameIndex
-from kg.schema import AUTHOR, NODE_KINDS
+from kg.schema import AUTHOR, NODE_KINDS, PAPER
 
 QUERY_DIR = Path(str(files("kg.queries")))
 #: ``runner(cypher, params) -> rows``.
@@ -174,8 +174,10 @@ def bind(query: Query, given: Mapping[str, str], *, resolve: Resolver) -> dict[s
 def node_resolver(runner: Runner) -> Resolver:
     """``resolve(labels, text) -> key`` asking ``runner``: the key itself, else a forgiving name.
 
-    An exact key (or an author's normalised key) costs one query; only a miss fetches the
-    names of every node of those labels to match forgivingly and suggest.
+    An exact key (or an author's folded key) costs one query; only a miss fetches the names
+    of every node of those labels to match forgivingly and suggest, and, when several match,
+    counts their papers to choose as :func:`kg.query.lookup.find_node` does (the choice is
+    reported as an :class:`kg.errors.AmbiguousNameWarning`).
     """
 
     def resolve(labels: Collection[str], text: str) -> str:
@@ -195,7 +197,20 @@ def node_resolver(runner: Runner) -> Resolver:
                 "n.variants AS variants",
                 {},
             )
-        return NameIndex(candidates).find(text, what="/".join(labels).lower())
+
+        def papers(keys: Sequence[str]) -> dict[str, int]:
+            counts: dict[str, int] = {}
+            for label in labels:
+                for row in runner(
+                    f"UNWIND $keys AS k MATCH (n:{label} {{key: k}}) "
+                    f"OPTIONAL MATCH (n)--(p:{PAPER}) "
+                    "RETURN n.key AS key, count(DISTINCT p) AS papers",
+                    {"keys": list(keys)},
+                ):
+                    counts[row["key"]] = row["papers"]
+            return counts
+
+        return NameIndex(candidates).find(text, what="/".join(labels).lower(), papers=papers)
 
     return resolve
 

@@ -200,6 +200,11 @@ def read_header(path: GraphPath) -> dict[str, Any]:
             f"{path}: written by a newer kg (schema {version}, this kg reads "
             f"up to {SCHEMA_VERSION}); upgrade kg to open it"
         )
+    if version < SCHEMA_VERSION:
+        raise GraphFileError(
+            f"{path}: written by an older kg (schema {version}; this kg reads schema "
+            f"{SCHEMA_VERSION}, whose keys differ); rebuild it with `kg build --fresh`"
+        )
     return header
 
 

@@ -27,7 +27,7 @@ def test_build_then_stats_json(tmp_path, capsys, seed_files):
     assert stats["relationships"]["AUTHORED"] == 306
     assert stats["top_authors"][0] == {
         "name": "Julia Kempe",
-        "key": "author:julia kempe",
+        "key": "author:juliakempe",
         "papers": 3,
     }
     assert stats["sources"]["001_f83ffad77a937ed2.txt"] == 120
@@ -86,6 +86,19 @@ def test_stats_on_foreign_file(tmp_path, capsys):
         code == 1
         and err.strip() == f"kg: error: {bad}: not a kg graph file; build one with `kg build`"
     )
+
+
+def test_a_graph_of_an_older_schema_is_rebuilt_only_with_fresh(tmp_path, capsys, seed_files):
+    from tests.unit.test_store import older_schema_file
+
+    graph = older_schema_file(tmp_path / "g.kg")
+    code, _, err = run(capsys, "build", "-q", *seed_files, "-o", graph)
+    assert code == 1 and "written by an older kg" in err
+    assert err.strip().endswith("rebuild it with `kg build --fresh`")
+    code, _, err = run(capsys, "build", "-q", "--fresh", *seed_files, "-o", graph)
+    assert code == 0 and err == ""
+    code, out, _ = run(capsys, "stats", "-g", graph, "--json")
+    assert code == 0 and json.loads(out)["nodes"]["Paper"] == 180
 
 
 def test_version_and_help(capsys):

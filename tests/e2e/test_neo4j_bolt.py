@@ -7,7 +7,7 @@ import kg.neo4j as kn
 from kg.neo4j.batches import serialised_size
 from kg.neo4j.falkordb import EDGE
 from kg.rows import properties
-from kg.schema import labels_of
+from kg.schema import AUTHOR, labels_of
 from tests.helpers.bolt_server import free_port
 from tests.helpers.neo4j_graphs import paper, reingest_lora, small_graph
 
@@ -253,3 +253,17 @@ def test_relationships_sharing_a_paper_go_grouped_within_the_row_cap(
     assert all("edges[1..]" in cypher for cypher, _ in sent if "[r:AUTHORED" in cypher)
     assert sum(rows.count(EDGE) for rows in authored) == 7
     assert len(authored) == (7 if batch_size == 1 else 1)
+
+
+def test_push_after_authors_are_re_keyed_leaves_no_stale_author(connection):
+    """A database pushed before author keys changed converges to the new graph: the old
+    Author nodes lose their AUTHORED edges as stale and are removed as orphans."""
+    import networkx as nx
+
+    G = small_graph()
+    authors = [k for k, a in G.nodes(data=True) if a["kind"] == AUTHOR]
+    assert authors
+    old = nx.relabel_nodes(G, {k: k + " (old key)" for k in authors})
+    kn.push(old, connection)
+    kn.push(G, connection)
+    assert server_state(connection) == expected_state(G)

@@ -109,3 +109,20 @@ def test_seed_graph_rows_match_everywhere(seed):
             assert rows == python_rows(G, query, given), (name, given)
             answered += bool(rows)
     assert answered >= 8
+
+
+def test_a_name_with_an_empty_twin_answers_the_same_everywhere(seed):
+    """ "ImageNet" names an empty Benchmark and the Dataset its papers evaluate on: Bolt, the
+    embedded engine and Python all answer from the Dataset and note the same choice."""
+    from tests.e2e.test_queries_engine import SEED_NOTE
+    from tests.unit.test_lookup import quietly
+
+    G, bolt, embedded = seed
+    query, given = load_query("methods_on"), {"dataset": "ImageNet"}
+    over_bolt, bolt_notes = quietly(run_query, query, bolt, given)
+    embedded_rows, embedded_notes = quietly(run_query, query, embedded, given)
+    python, python_notes = quietly(python_rows, G, query, given)
+    assert over_bolt == embedded_rows == python and len(python) >= 3
+    assert {r["target_key"] for r in python} == {"dataset:imagenet"}
+    assert [str(n) for n in bolt_notes] == [str(n) for n in embedded_notes] == [SEED_NOTE]
+    assert [str(n) for n in python_notes] == [SEED_NOTE]

@@ -692,9 +692,9 @@ def test_seed_graph_pages_in_browser_with_screenshot(browser, seed_graph, tmp_pa
     top = view.nodes[0]
     assert hover_tooltip(page, top) == node_tooltip(G, top)
     assert_clean(page)
-    page = open_page(browser, tmp_path / "author-julia-kempe-depth-2.html")
-    assert hover_tooltip(page, "author:julia kempe") == "Julia Kempe\nAuthor of 3 papers"
-    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:julia kempe"]
+    page = open_page(browser, tmp_path / "author-juliakempe-depth-2.html")
+    assert hover_tooltip(page, "author:juliakempe") == "Julia Kempe\nAuthor of 3 papers"
+    assert page.evaluate("kgNetwork.getSelectedNodes()") == ["author:juliakempe"]
     assert_clean(page)
     assert len(paths) == 5
 

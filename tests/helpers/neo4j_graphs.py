@@ -157,7 +157,7 @@ def reingest_lora(G):
     G.remove_edge(entity_key(DATASET, "MNLI"), entity_key(BENCHMARK, "GLUE"), key=PART_OF)
     for orphan in ("dataset:mnli", "benchmark:glue", "task:natural-language-inference"):
         G.remove_node(orphan)
-    G.remove_edge("author:alan turing", key, key=AUTHORED)
+    G.remove_edge(author_key("Alan Turing"), key, key=AUTHORED)
     G.nodes[key]["title"] = None
     G.add_edge(
         key,

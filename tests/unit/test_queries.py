@@ -74,7 +74,7 @@ def with_second_route(G):
         venue=None,
         year=None,
     )
-    for position, author in enumerate(["author:yann ollivier", "author:carol chen"], 1):
+    for position, author in enumerate(["author:yannollivier", "author:carolchen"], 1):
         G.add_edge(author, key, AUTHORED, position=position, truncated_list=False)
     set_coauthor_counts(G)
     return G

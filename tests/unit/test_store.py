@@ -8,6 +8,7 @@ import pytest
 from kg import files
 from kg.errors import GraphFileError, OutputError
 from kg.graph.papers import new_graph
+from kg.schema import SCHEMA_VERSION
 from kg.store import graphfile as store
 from kg.store.graphfile import MAGIC, load_graph, save_graph
 
@@ -94,7 +95,9 @@ def test_file_mode_is_not_private(tmp_path):
             r"newer kg \(schema 99",
         ),
         (
-            MAGIC + orjson.dumps({"format": "kg-graph", "schema_version": 1}) + b"\nnot zstd",
+            MAGIC
+            + orjson.dumps({"format": "kg-graph", "schema_version": SCHEMA_VERSION})
+            + b"\nnot zstd",
             "older development version",
         ),
         (
@@ -102,7 +105,7 @@ def test_file_mode_is_not_private(tmp_path):
             + orjson.dumps(
                 {
                     "format": "kg-graph",
-                    "schema_version": 1,
+                    "schema_version": SCHEMA_VERSION,
                     "compression": "zlib",
                     "sections": {"graph": 8, "mentions": 0},
                 }
@@ -115,7 +118,7 @@ def test_file_mode_is_not_private(tmp_path):
             + orjson.dumps(
                 {
                     "format": "kg-graph",
-                    "schema_version": 1,
+                    "schema_version": SCHEMA_VERSION,
                     "compression": "zstd",
                     "sections": [["graph", "8"]],
                 }
@@ -128,7 +131,7 @@ def test_file_mode_is_not_private(tmp_path):
             + orjson.dumps(
                 {
                     "format": "kg-graph",
-                    "schema_version": 1,
+                    "schema_version": SCHEMA_VERSION,
                     "compression": "zstd",
                     "sections": [["graph", 8], ["entities", 0], ["mentions", 0]],
                 }
@@ -143,6 +146,34 @@ def test_foreign_or_damaged_files_are_refused(tmp_path, content, message):
     path.write_bytes(content)
     with pytest.raises(GraphFileError, match=message):
         load_graph(path)
+
+
+def older_schema_file(path, version=SCHEMA_VERSION - 1):
+    """A graph file as a kg of an older schema wrote it (the header's version differs)."""
+    save_graph(small_graph(), path)
+    data = path.read_bytes()[len(MAGIC) :]
+    head, _, rest = data.partition(b"\n")
+    old = head.replace(
+        f'"schema_version":{SCHEMA_VERSION}'.encode(), f'"schema_version":{version}'.encode()
+    )
+    assert old != head
+    path.write_bytes(MAGIC + old + b"\n" + rest)
+    return path
+
+
+def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
+    path = older_schema_file(tmp_path / "g.kg")
+    with pytest.raises(GraphFileError) as info:
+        load_graph(path)
+    assert str(info.value) == (
+        f"{path}: written by an older kg (schema {SCHEMA_VERSION - 1}; this kg reads schema "
+        f"{SCHEMA_VERSION}, whose keys differ); rebuild it with `kg build --fresh`"
+    )
+
+
+def test_schema_2_folds_author_keys():
+    # Schema 2 is the change of author keys to folded names (docs/graph.md).
+    assert SCHEMA_VERSION == 2
 
 
 def test_missing_file(tmp_path):
