@@ -23,8 +23,10 @@ _KEY_COMMANDS = word_set("latex_key_commands")
 _FORMAT_COMMANDS = word_set("latex_format_commands")
 #: Command words that may be glued to what follows when the braces were lost in the
 #: listing (``\citeHsuKLZ10``, ``\textitAppGrad``), longest first.
-_GLUED_KEY = tuple(sorted(_KEY_COMMANDS, key=len, reverse=True))
-_GLUED_FORMAT = tuple(sorted((c for c in _FORMAT_COMMANDS if len(c) >= 4), key=len, reverse=True))
+_GLUED_KEY = re.compile("|".join(sorted(_KEY_COMMANDS, key=len, reverse=True)))
+_GLUED_FORMAT = re.compile(
+    "|".join(sorted((c for c in _FORMAT_COMMANDS if len(c) >= 4), key=len, reverse=True))
+)
 
 _COMMAND = re.compile(r"\\([A-Za-z]+)\*?")
 #: A backslash a PDF extraction left for an opening quote (``\Structure From Motion"``).
@@ -44,30 +46,47 @@ _CITATION_KEY = re.compile(
     r"|\[[A-Z][A-Za-z+]{1,9}\d{2}[a-z]?(?:[,;] ?[A-Z][A-Za-z+]{1,9}\d{2}[a-z]?)*\]"
 )
 _URL_CHARACTERS = r"[^\s<>\"{}|\\^`]"
+#: URLs that start with a scheme, ``www.`` or a DOI.
 _URL = re.compile(
-    rf"\b(?:https?|ftp)://{_URL_CHARACTERS}+"
-    rf"|\bwww\.{_URL_CHARACTERS}+"
-    rf"|\b(?:[\w-]+\.)+(?:com|org|net|io|ai|edu|gov|dev|info|cn|de|uk|fr|jp|ch|nl)/{_URL_CHARACTERS}*"
-    rf"|\b(?:[\w-]+\.)+github\.io\b{_URL_CHARACTERS}*"
+    rf"\b(?:(?:https?|ftp)://|www\.){_URL_CHARACTERS}+"
     r"|\bdoi:\s?10\.\d{4,9}/\S+|\b10\.\d{4,9}/[^\s,;]+"
 )
+#: The end of the host of a URL without a scheme ("github.com/a/b", "x.github.io"); the
+#: host before it is found by :func:`_word_start`, the rest of the URL by ``_URL_REST``.
+_HOST_END = re.compile(
+    r"\.(?:com|org|net|io|ai|edu|gov|dev|info|cn|de|uk|fr|jp|ch|nl)(?=/)|\.github\.io\b"
+)
+_URL_REST = re.compile(f"{_URL_CHARACTERS}*")
 _URL_TRAILING = ".,;:!?'\""
 _EMAIL = re.compile(
     r"(?:\{[\w.,\s-]+\}|\b[\w.+-]+)@[A-Za-z][\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b(?![.\w]*/)"
 )
 
-#: A PDF character id (``(cid:173)``, a soft hyphen; ``(cid:12)``, a lost ligature) with the
-#: word pieces glued to it; after a soft hyphen and a space, the rest of the word too.
-_CID = re.compile(r"[\w\-]*(?:\(cid:\d+\)[\w\-]*)+(?:(?<=\(cid:173\))\s[\w\-]+)?")
-#: A word split by emphasis markup ("**A**rXiv", "\\textbf{Gr}adient"); a plural "s" after
-#: the markup ("**LLM**s") leaves a name whole, and so does an accent (``Nystr\\"{o}m``).
+#: Where a URL with a slash may be, found fast (no alternative starts with ``\\b``).
+_URL_HINT = re.compile(
+    r"://|10\.\d{4}|\.(?:com|org|net|io|ai|edu|gov|dev|info|cn|de|uk|fr|jp|ch|nl)/"
+)
+
+#: A PDF character id (``(cid:173)``, a soft hyphen; ``(cid:12)``, a lost ligature) and the
+#: word pieces glued after it; after a soft hyphen and a space, the rest of the word too.
+#: (The piece before it is found by :func:`_word_start`: a pattern that starts with a
+#: literal is searched fast.)
+_CID = re.compile(r"(?:\(cid:\d+\)[\w\-]*)+(?:(?<=\(cid:173\))\s[\w\-]+)?")
+#: Emphasis markup inside a word ("**A**rXiv", "\\textbf{Gr}adient") and the rest of the
+#: word; a plural "s" after the markup ("**LLM**s") leaves a name whole, and so does an
+#: accent (``Nystr\\"{o}m``).
 _SPLIT_WORD = re.compile(
-    r"[A-Za-z0-9]+(?:\*\*|(?<!\\[\"'`^~=.]\{[A-Za-z])\}\$?)(?=[A-Za-z])(?!s\b)[A-Za-z0-9]+"
+    r"(?:\*\*(?<=[A-Za-z0-9]\*\*)|\}(?<=[A-Za-z0-9]\})(?<!\\[\"'`^~=.]\{[A-Za-z]\})\$?)"
+    r"(?=[A-Za-z])(?!s\b)[A-Za-z0-9]+"
 )
 #: In text a PDF extraction garbled (it holds a ``(cid:...)``): a word that starts in lower
 #: case with a capital followed by a lower-case letter ("fIring", "fCLJi"), the shape the
 #: character recognition gives; elsewhere that shape is a name (fastText, iPhone, bAbI).
-_GARBLED_WORD = re.compile(r"(?<![\w\-])[a-z]+[A-Z]+[a-z][A-Za-z]*")
+#: The pattern finds the capitals; :func:`_word_start` the lower-case start.
+_GARBLED_CAPITALS = re.compile(r"[A-Z]+[a-z][A-Za-z]*")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_HOST_CHARACTERS = _ALNUM | {"-", "_", "."}
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def noise_spans(text: str) -> list[Span]:
@@ -90,11 +109,12 @@ def classified_noise(text: str) -> tuple[list[Span], list[Span]]:
     own macros and math commands (``\\ours``, ``\\ell_1``), the debris of PDF extraction.
     """
     markup, other = latex_spans(text) if "\\" in text else ([], [])
-    if "DBLP:" in text or "xiv:" in text or "Xiv:" in text or "@" in text or "[" in text:
+    at = "@" in text
+    if at or "[" in text or "DBLP:" in text or "iv:" in text:
         markup.extend(m.span() for m in _CITATION_KEY.finditer(text))
-    if "/" in text or "www." in text or "github.io" in text:
+    if ("/" in text and _URL_HINT.search(text)) or "www." in text or "github.io" in text:
         markup.extend(url_spans(text))
-    if "@" in text:
+    if at:
         markup.extend(m.span() for m in _EMAIL.finditer(text))
     other.extend(debris_spans(text))
     return markup, other
@@ -154,13 +174,13 @@ def _glued_command(text, start, name):
     """The markup of a command word a listing glued to what follows: a key command with
     its key (``\\citeHsuKLZ10``), a formatting command's own word (``\\textitAppGrad``);
     None for a macro of the paper's own (``\\ModelName``, ``\\times``)."""
-    for command in _GLUED_KEY:
-        if name.startswith(command) and len(name) > len(command):
-            key = _GLUED_KEY_TAIL.match(text, start + 1 + len(command))
-            return (start, key.end() if key else start + 1 + len(name))
-    for command in _GLUED_FORMAT:
-        if name.startswith(command):
-            return (start, start + 1 + len(command))
+    key = _GLUED_KEY.match(name)
+    if key and key.end() < len(name):
+        tail = _GLUED_KEY_TAIL.match(text, start + 1 + key.end())
+        return (start, tail.end() if tail else start + 1 + len(name))
+    command = _GLUED_FORMAT.match(name)
+    if command:
+        return (start, start + 1 + command.end())
     return None
 
 
@@ -172,9 +192,17 @@ def url_spans(text: str) -> list[Span]:
     >>> [t[a:b] for a, b in url_spans(t)]
     ['https://github.com/a/b', 'www.x.org/d', 'doi:10.1000/182']
     """
+    found = [m.span() for m in _URL.finditer(text)]
+    for m in _HOST_END.finditer(text):
+        start = _word_start(text, m.start(), _HOST_CHARACTERS)
+        while start < m.start() and text[start] == ".":
+            start += 1
+        rest = _URL_REST.match(text, m.end())
+        if start < m.start() and rest and not any(a <= start < b for a, b in found):
+            found.append((start, rest.end()))
     spans: list[Span] = []
-    for m in _URL.finditer(text):
-        url = m.group(0)
+    for start, end in sorted(found):
+        url = text[start:end]
         while url and (
             url[-1] in _URL_TRAILING
             or url[-1] == ")"
@@ -184,7 +212,7 @@ def url_spans(text: str) -> list[Span]:
         ):
             url = url[:-1]
         if url:
-            spans.append((m.start(), m.start() + len(url)))
+            spans.append((start, start + len(url)))
     return spans
 
 
@@ -202,12 +230,29 @@ def debris_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     garbled = "(cid:" in text
     if garbled:
-        spans.extend(m.span() for m in _CID.finditer(text))
+        spans.extend((_word_start(text, m.start()), m.end()) for m in _CID.finditer(text))
     if "**" in text or "}" in text:
-        spans.extend(m.span() for m in _SPLIT_WORD.finditer(text))
+        spans.extend(
+            (_word_start(text, m.start(), _ALNUM), m.end()) for m in _SPLIT_WORD.finditer(text)
+        )
     if garbled:
-        spans.extend(m.span() for m in _GARBLED_WORD.finditer(text))
+        for m in _GARBLED_CAPITALS.finditer(text):
+            start = _word_start(text, m.start(), _LOWER)
+            if start < m.start() and (start == 0 or text[start - 1] not in _ALNUM | {"_", "-"}):
+                spans.append((start, m.end()))
     return spans
+
+
+def _word_start(text, at, characters=None):
+    """Where the run of ``characters`` (by default word characters and hyphens) that ends
+    at ``at`` starts."""
+    while at > 0 and (
+        text[at - 1] in characters
+        if characters is not None
+        else text[at - 1].isalnum() or text[at - 1] in "_-"
+    ):
+        at -= 1
+    return at
 
 
 def merge_spans(spans: Sequence[Span]) -> list[Span]:
