@@ -4,6 +4,8 @@ The abbreviation detector, the model-name pattern, the gazetteer hits and the co
 rules (:mod:`kg.extractors.rules`) each propose spans; :mod:`kg.extractors.kinds` types
 the unknown ones. The order of the candidates is part of the result: where two overlap
 with the same priority and length, the earlier one wins (:func:`kg.extractors.choose.choose`).
+No candidate overlaps noise (:mod:`kg.extractors.noise`): the rules read the text with its
+markup blanked out, and a candidate that overlaps a noise span is dropped.
 """
 
 import bisect
@@ -42,6 +44,7 @@ from kg.extractors.kinds import (
 )
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import name_key, singular_short, task_canonical
+from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
 from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.metrics import measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
@@ -88,12 +91,18 @@ def find_candidates(
     sent_ends: Sequence[int],
 ) -> list[Candidate]:
     """Every candidate of one abstract: ``hits`` are the gazetteer's (start, end, entry
-    canonical) matches, the sentences are given by their starts and ends."""
+    canonical) matches, the sentences are given by their starts and ends. None overlaps
+    a noise span (:func:`kg.extractors.noise.noise_spans`)."""
+    masked = mask_math(text)
+    markup, other = classified_noise(text)
+    noise = merge_spans(markup + other)
+    # The rules read the markup outside math blanked out ("{\\em subspace clustering}").
+    markup = [span for span in markup if masked[span[0]] != " "]
+    masked = blank(masked, markup)
     candidates: list[Candidate] = []
-    defined = _abbreviation_candidates(text, lexicon, candidates)
+    defined = _abbreviation_candidates(blank(text, markup), lexicon, candidates, noise)
     candidates.extend(_model_version_candidates(text, lexicon, model_version))
     candidates.extend(_gazetteer_candidates(text, hits, lexicon))
-    masked = mask_math(text)
     candidates.extend(_sentence_candidates(masked, lexicon, defined, sent_starts, sent_ends))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
     for short, cand in defined.items():
@@ -103,20 +112,28 @@ def find_candidates(
                     start, end, cand.type, cand.canonical, ACRONYM_USE, cand.long_form, cand.entry
                 )
             )
+    if noise:
+        return [c for c in candidates if not overlaps(noise, c.start, c.end)]
     return candidates
 
 
 def _abbreviation_candidates(
-    text: str, lexicon: Lexicon, candidates: list[Candidate]
+    text: str, lexicon: Lexicon, candidates: list[Candidate], noise: Sequence[tuple[int, int]]
 ) -> dict[str, Candidate]:
     """Adds the candidates of the "long form (SHORT)" pairs to ``candidates``; the
-    defined short forms (and their singulars) with their candidate."""
+    defined short forms (and their singulars) with their candidate. A long form with noise
+    in it ("e\\ectromyogl'aphic (EMG)") defines nothing; its short form, if the lexicon
+    knows it, names nothing either (the paper means something else by it: "el(cid:173)
+    ementary motion detectors (EMDs)")."""
     defined = {}
     for abbr in find_abbreviations(text):
+        short_form = Candidate(abbr.short_start, abbr.short_end, IGNORE, abbr.short, SHORT_FORM)
+        if noise and overlaps(noise, abbr.long_start, abbr.long_end):
+            if lexicon.lookup(abbr.short) is not None:
+                candidates.append(short_form)
+            continue
         cand = _abbreviation_candidate(abbr, text, lexicon)
-        candidates.append(
-            Candidate(abbr.short_start, abbr.short_end, IGNORE, abbr.short, SHORT_FORM)
-        )
+        candidates.append(short_form)
         if cand is not None:
             candidates.append(cand)
             defined[abbr.short] = cand

@@ -432,3 +432,47 @@ def test_gazetteer_finds_what_spacys_span_ruler_finds(nlp, name, attr):
     found = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]]
     assert len(found) >= 3
     assert found == [(s.start_char, s.end_char, s.label_, s.id_) for s in reference.spans["ruler"]]
+
+
+@pytest.mark.parametrize(
+    ("abstract", "expected"),
+    [
+        # names beside noise survive with their offsets; keys, URLs and debris name nothing
+        (
+            r"We fine-tune \textbf{BERT} and ResNet-50 with wav2vec 2.0 and iBOT features "
+            r"\cite{DBLP:journals/corr/abs-1810-04805}. Code: https://github.com/foo/BarNet.",
+            [
+                ("BERT", "Method"),
+                ("ResNet-50", "Method"),
+                ("wav2vec 2.0", "Method"),
+                ("iBOT", "Method"),
+            ],
+        ),
+        (
+            r"UORO is a modification of \emph{NoBackTrack} \cite{DBLP:journals/corr/OllivierC15} "
+            r"that is simple, as \citeHsuKLZ10 and \citep[e.g.][]{Gregor10} show.",
+            [("UORO", "Method"), ("NoBackTrack", "Method")],
+        ),
+        # the rules read a formatting command's argument as prose
+        (r"We study {\em subspace clustering} \cite{x}.", [("subspace clustering", "Task")]),
+        # a long form with markup in it defines nothing; its short form is still a name
+        (
+            r"We propose \textbf{V}ariational \textbf{Gr}adient Fl\textbf{ow} (VGrow), a method.",
+            [("VGrow", "Method")],
+        ),
+        (
+            "We build a large **Do**cument image machine **T**ranslation dataset of **A**rXiv "
+            "articles (**DoTA**). Write to dana@cs.rochester.edu.",
+            [("DoTA", "Dataset")],
+        ),
+        (
+            "We call it the Boltzmann Per(cid:173) ceptron Network; it outputs 1 with "
+            "probability fCLJi, the fIring rate.",
+            [],
+        ),
+    ],
+)
+def test_noise_never_becomes_an_entity(nlp, abstract, expected):
+    found = nlp(abstract)._.mentions
+    assert [(m.text, m.type) for m in found] == expected
+    assert all(abstract[m.start : m.end] == m.text for m in found)
