@@ -19,10 +19,10 @@ from kg.extractors.records import (
     METRIC,
     TASK,
 )
+from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here
 from kg.extractors.words import word_set
 
-TASK_HEADS = word_set("task_heads")
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = word_set("dataset_heads")
 BENCHMARK_HEADS = word_set("benchmark_heads")

@@ -8,6 +8,7 @@ from typing import Any
 from kg.extractors.rules.sentences import sentence_start
 from kg.extractors.words import word_set
 
+#: Head nouns of task phrases ("out-of-distribution detection"), read by several rules.
 TASK_HEADS = word_set("task_heads")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
 WORD_BEFORE = re.compile(r"(?<![\w\-/.])([A-Za-z][\w\-+./]*) $")

@@ -2,11 +2,10 @@
 
 import re
 
-from kg.extractors.rules.context import is_modifier, words_before
+from kg.extractors.rules.context import TASK_HEADS, is_modifier, words_before
 from kg.extractors.trie import word_start_matches, word_start_regexes
 from kg.extractors.words import word_set
 
-TASK_HEADS = word_set("task_heads")
 _GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
 _NOT_METRIC_MODIFIERS = word_set("not_metric_modifiers")
 #: Endings of adjectives, which right before the head describe a rate or gap rather than

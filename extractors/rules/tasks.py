@@ -5,6 +5,7 @@ import re
 
 from kg.extractors.names import singular
 from kg.extractors.rules.context import (
+    TASK_HEADS,
     WORD_BEFORE,
     is_modifier,
     modifiers_start,
@@ -17,8 +18,6 @@ from kg.extractors.words import word_set
 
 _ADJECTIVES = word_set("evaluative_adjectives")
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
-#: Head nouns of task phrases ("out-of-distribution detection").
-TASK_HEADS = word_set("task_heads")
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
 _NOT_TASK_NAMES = word_set("not_task_names")
