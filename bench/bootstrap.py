@@ -5,6 +5,7 @@ sizes); a resample draws as many units with replacement, which is a multinomial 
 each unit's multiplicity, so the resampled sums are one matrix product.
 """
 
+import math
 import zlib
 from collections.abc import Callable, Sequence
 
@@ -55,3 +56,13 @@ def figure(value: float, samples: Sequence[float] | np.ndarray) -> Figure:
 def ratios(sums: np.ndarray) -> np.ndarray:
     """Per row, the first column over the second (0.0 where the second is 0)."""
     return np.where(sums[:, 1] > 0, sums[:, 0] / np.maximum(sums[:, 1], 1), 0.0)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n`` (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

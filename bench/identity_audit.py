@@ -25,7 +25,6 @@ graph each came from. Rates come with Wilson 95% intervals.
 
 import argparse
 import json
-import math
 import random
 import re
 from collections import defaultdict
@@ -38,6 +37,7 @@ import networkx as nx
 from rapidfuzz import fuzz
 
 import kg
+from bench.bootstrap import wilson
 from kg import schema as S
 from kg.extractors.names import fold
 
@@ -224,15 +224,6 @@ def pool(graphs: dict[str, str], out: Path, seed: int = SEED) -> None:
                 sheet.write(f"{describe(G, item['b'])}\n")
             sheet.write("\n")
             keys.write(json.dumps({"item": n, **item}) + "\n")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rates(judged: Path) -> None:

@@ -3,6 +3,7 @@
 import networkx as nx
 
 from bench import identity_audit as audit
+from bench.bootstrap import wilson
 from kg import schema as S
 
 
@@ -58,6 +59,19 @@ def test_given_names_compatible() -> None:
 
 
 def test_wilson_interval_brackets_the_rate() -> None:
-    low, high = audit.wilson(5, 100)
+    low, high = wilson(5, 100)
     assert low < 0.05 < high
-    assert audit.wilson(0, 0) == (0.0, 1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wild_mentions_and_context() -> None:
+    from bench import wild_precision as wild
+
+    G = nx.MultiDiGraph()
+    G.add_node("paper:1", kind=S.PAPER, abstract="We train on MNIST. It works.")
+    G.add_node("dataset:mnist", kind=S.DATASET, name="MNIST")
+    G.add_edge("paper:1", "dataset:mnist", key=S.EVALUATED_ON, start=12, end=17)
+    assert wild.mentions(G) == [
+        {"paper": "paper:1", "entity": "dataset:mnist", "type": S.DATASET, "start": 12, "end": 17}
+    ]
+    assert wild.marked(G.nodes["paper:1"]["abstract"], 12, 17) == "We train on [[MNIST]]."
