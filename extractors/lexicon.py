@@ -1,7 +1,13 @@
 """The lexicon of the field: canonical names, types, aliases and PART_OF, read from JSONL.
 
-Each line of ``extractors/data/lexicon.jsonl`` is one entry::
+The lexicon files are ``extractors/data/lexicon.jsonl`` (general knowledge of the field),
+``extractors/data/lexicon_training.jsonl`` (names of the training splits of public corpora,
+made by ``scripts/grow_lexicon.py``) and, when the ``KG_DATA`` environment variable names a
+folder holding one, the user's ``lexicon.jsonl`` there, whose entries replace shipped ones
+of the same canonical name. Each file is a sequence of blocks: a block line records where
+the names after it come from, and every other line is one entry::
 
+    {"block": "glue", "source": "general knowledge of the field", "note": "..."}
     {"canonical": "MNLI", "type": "Dataset",
      "aliases": ["MultiNLI", "Multi-Genre Natural Language Inference"], "part_of": ["GLUE"]}
 
@@ -20,8 +26,11 @@ from typing import Any
 
 from kg.extractors.names import name_key, plural
 from kg.extractors.records import IGNORE, TYPE_NAMES
+from kg.extractors.words import USER_DATA_ENV
 
-LEXICON_PATH = Path(str(files("kg.extractors.data"))) / "lexicon.jsonl"
+DATA_DIR = Path(str(files("kg.extractors.data")))
+LEXICON_PATH = DATA_DIR / "lexicon.jsonl"
+TRAINING_LEXICON_PATH = DATA_DIR / "lexicon_training.jsonl"
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,7 @@ class Entry:
     part_of: tuple[str, ...] = ()
     family: bool = False
     cased: bool = False
+    block: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -84,7 +94,20 @@ class Lexicon:
         )
 
 
-def parse_entry(obj: object, where: str) -> Entry:
+def parse_block(obj: object, where: str) -> str | None:
+    """The name of the block a decoded line opens, or None for an entry line; ValueError
+    naming ``where`` for a block line without its ``source``."""
+    if not isinstance(obj, dict) or "block" not in obj:
+        return None
+    name, source = obj.get("block"), obj.get("source")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{where}: a block needs a name")
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"{where}: block {name!r} does not say where its names come from (source)")
+    return name
+
+
+def parse_entry(obj: object, where: str, block: str = "") -> Entry:
     """An :class:`Entry` from one decoded JSON line; ValueError naming ``where`` if bad."""
     if not isinstance(obj, dict):
         raise ValueError(f"{where}: entry is not an object")
@@ -108,12 +131,24 @@ def parse_entry(obj: object, where: str) -> Entry:
         tuple(part_of),
         bool(obj.get("family", False)),
         bool(obj.get("cased", False)),
+        block,
     )
 
 
-def load_lexicon(path: str | os.PathLike[str] = LEXICON_PATH) -> Lexicon:
-    """Read and check the lexicon; raises ValueError naming the file and line of a bad entry."""
-    lexicon = Lexicon()
+def lexicon_files() -> list[Path]:
+    """The shipped lexicon files, then the user's (``$KG_DATA/lexicon.jsonl``) if any."""
+    paths = [LEXICON_PATH, TRAINING_LEXICON_PATH]
+    user = os.environ.get(USER_DATA_ENV)
+    if user and (Path(user) / "lexicon.jsonl").is_file():
+        paths.append(Path(user) / "lexicon.jsonl")
+    return paths
+
+
+def read_entries(path: str | os.PathLike[str]) -> list[Entry]:
+    """The entries of one lexicon file, each with its block; ValueError naming the file and
+    line of a bad line, or of an entry before any block."""
+    entries: list[Entry] = []
+    block, canonicals = None, set()
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -123,17 +158,39 @@ def load_lexicon(path: str | os.PathLike[str] = LEXICON_PATH) -> Lexicon:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{where}: not valid JSON ({exc.msg})") from None
-            try:
-                lexicon.add(parse_entry(obj, where))
-            except ValueError as exc:
+            opened = parse_block(obj, where)
+            if opened is not None:
+                block = opened
+                continue
+            if block is None:
                 raise ValueError(
-                    str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
-                ) from None
+                    f"{where}: an entry before any block line (a line with block and source)"
+                )
+            entry = parse_entry(obj, where, block)
+            if entry.canonical in canonicals:
+                raise ValueError(f"{where}: duplicate canonical {entry.canonical!r}")
+            canonicals.add(entry.canonical)
+            entries.append(entry)
+    return entries
+
+
+def load_lexicon(*paths: str | os.PathLike[str]) -> Lexicon:
+    """Read and check the lexicon files (by default :func:`lexicon_files`); a later file's
+    entry replaces an earlier one of the same canonical name. Raises ValueError naming the
+    file and line of a bad entry."""
+    merged: dict[str, Entry] = {}
+    for path in paths or lexicon_files():
+        for entry in read_entries(path):
+            merged.pop(entry.canonical, None)
+            merged[entry.canonical] = entry
+    lexicon = Lexicon()
+    for entry in merged.values():
+        lexicon.add(entry)
     for entry in lexicon.entries.values():
         for parent in entry.part_of:
             if parent not in lexicon.entries:
                 raise ValueError(
-                    f"{path}: {entry.canonical} is part of {parent!r}, "
+                    f"{entry.block or 'lexicon'}: {entry.canonical} is part of {parent!r}, "
                     "which is not a canonical name in the lexicon"
                 )
     return lexicon

@@ -5,7 +5,17 @@ from collections import Counter
 
 import pytest
 
-from kg.extractors.lexicon import LEXICON_PATH, is_cased, load_lexicon, parse_entry, phrase_patterns
+from kg.extractors.lexicon import (
+    LEXICON_PATH,
+    TRAINING_LEXICON_PATH,
+    USER_DATA_ENV,
+    is_cased,
+    load_lexicon,
+    parse_block,
+    parse_entry,
+    phrase_patterns,
+    read_entries,
+)
 from kg.extractors.names import name_key
 from kg.extractors.records import IGNORE, TYPE_NAMES
 
@@ -55,12 +65,39 @@ def test_lookup_as_written_keeps_the_case_of_cased_names(lexicon):
     assert lexicon.lookup_as_written("SVMs").canonical == "SVM"
 
 
-def test_file_lines_are_valid_json_entries():
-    with open(LEXICON_PATH, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            entry = parse_entry(json.loads(line), f"line {n}")
-            assert entry.type in TYPE_NAMES + (IGNORE,)
-            assert entry.canonical == entry.canonical.strip()
+@pytest.mark.parametrize("path", [LEXICON_PATH, TRAINING_LEXICON_PATH], ids=lambda p: p.name)
+def test_every_entry_is_in_a_block_that_says_where_it_comes_from(path):
+    with open(path, encoding="utf-8") as fh:
+        first = json.loads(fh.readline())
+    assert parse_block(first, "line 1") and first["source"]
+    for entry in read_entries(path):
+        assert entry.type in TYPE_NAMES + (IGNORE,)
+        assert entry.canonical == entry.canonical.strip()
+        assert entry.block
+
+
+def test_an_entry_outside_a_block_or_a_block_without_source_is_refused(tmp_path):
+    path = tmp_path / "lex.jsonl"
+    path.write_text('{"canonical": "A", "type": "Method"}\n')
+    with pytest.raises(ValueError, match=r"lex.jsonl:1: an entry before any block"):
+        load_lexicon(path)
+    path.write_text('{"block": "mine"}\n')
+    with pytest.raises(ValueError, match=r"lex.jsonl:1: block 'mine' does not say where"):
+        load_lexicon(path)
+
+
+def test_a_user_lexicon_in_kg_data_adds_and_replaces_entries(tmp_path, monkeypatch):
+    (tmp_path / "lexicon.jsonl").write_text(
+        '{"block": "lab", "source": "our lab\'s names"}\n'
+        '{"canonical": "FrobNet", "type": "Method"}\n'
+        '{"canonical": "MNIST", "type": "Benchmark"}\n'
+    )
+    monkeypatch.setenv(USER_DATA_ENV, str(tmp_path))
+    lexicon = load_lexicon()
+    assert lexicon.lookup("frobnet").block == "lab"
+    assert lexicon.entries["MNIST"].type == "Benchmark"
+    monkeypatch.delenv(USER_DATA_ENV)
+    assert load_lexicon().entries["MNIST"].type == "Dataset"
 
 
 def test_phrase_patterns_load_into_span_rulers(lexicon):
@@ -87,9 +124,12 @@ def test_parse_entry_rejects_bad_entries(obj, message):
 
 def test_load_lexicon_names_file_and_line(tmp_path):
     path = tmp_path / "lex.jsonl"
-    path.write_text('{"canonical": "A", "type": "Method"}\n{"canonical": "A", "type": "Task"}\n')
-    with pytest.raises(ValueError, match=r"lex.jsonl:2: duplicate canonical 'A'"):
+    block = '{"block": "b", "source": "tests"}\n'
+    path.write_text(
+        block + '{"canonical": "A", "type": "Method"}\n{"canonical": "A", "type": "Task"}\n'
+    )
+    with pytest.raises(ValueError, match=r"lex.jsonl:3: duplicate canonical 'A'"):
         load_lexicon(path)
-    path.write_text('{"canonical": "MNLI", "type": "Dataset", "part_of": ["GLUE"]}\n')
+    path.write_text(block + '{"canonical": "MNLI", "type": "Dataset", "part_of": ["GLUE"]}\n')
     with pytest.raises(ValueError, match="not a canonical name"):
         load_lexicon(path)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.extractors.words import WORDS_DIR, word_list, word_set
+from kg.extractors.words import USER_DATA_ENV, WORDS_DIR, word_list, word_set
 
 EXTRACTORS = Path(__file__).resolve().parents[2] / "extractors"
 FILES = sorted(Path(str(WORDS_DIR)).glob("*.txt"))
@@ -44,3 +44,19 @@ def test_every_list_the_code_names_exists_and_every_file_is_named():
 def test_comments_and_blank_lines_are_not_entries():
     assert "#" not in "".join(word_list("dataset_heads"))
     assert word_set("dataset_heads") >= {"dataset", "corpus", "data set"}
+
+
+def test_a_user_list_in_kg_data_adds_and_removes_entries(tmp_path, monkeypatch):
+    (tmp_path / "words").mkdir()
+    (tmp_path / "words" / "dataset_heads.txt").write_text("# our heads\ntreebank\n-corpus\n")
+    monkeypatch.setenv(USER_DATA_ENV, str(tmp_path))
+    word_list.cache_clear()
+    word_set.cache_clear()
+    try:
+        heads = word_set("dataset_heads")
+        assert "treebank" in heads and "corpus" not in heads and "dataset" in heads
+    finally:
+        monkeypatch.delenv(USER_DATA_ENV)
+        word_list.cache_clear()
+        word_set.cache_clear()
+    assert "corpus" in word_set("dataset_heads")
