@@ -15,7 +15,6 @@ from kg.extractors.choose import LEXICON_RULES
 from kg.extractors.names import entity_name_key
 from kg.extractors.names import long_key as _long_key
 from kg.extractors.records import Mention, mention_from_fields
-from kg.graph.variants import versions_apart
 from kg.schema import COLLECTION_KINDS
 
 #: ``[(paper key, [Mention])]``: each paper's mentions, the shape resolution reads and gives.
@@ -106,8 +105,7 @@ class Resolution:
     """
 
     def __init__(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
-        # A version's mention names the version, not its family (kg.graph.variants).
-        self._raw = [(key, versions_apart(mentions)) for key, mentions in items]
+        self._raw = [(key, list(mentions)) for key, mentions in items]
         self._defs = acronym_definitions(self._raw)
         self._tables = acronym_tables(self._defs)
         self._stage1 = [[_resolve_mention(m, *self._tables) for m in ms] for _, ms in self._raw]
@@ -143,7 +141,7 @@ class Resolution:
     def extend(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
         """Add ``[(paper key, [Mention])]`` (papers not in the resolution yet)."""
         start = len(self._raw)
-        self._raw += [(key, versions_apart(mentions)) for key, mentions in items]
+        self._raw += [(key, list(mentions)) for key, mentions in items]
         old_tables = self._tables
         acronym_definitions(self._raw[start:], self._defs)
         self._tables = acronym_tables(self._defs)
