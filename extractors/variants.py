@@ -168,7 +168,7 @@ def version_name(surface: str, entry: Entry) -> str | None:
     >>> version_name("LLaMA", llama), version_name("Vicuna-7B", llama)
     (None, None)
     """
-    text = " ".join(surface.split())
+    text = " ".join(surface.split()).rstrip("-_")  # "Llama3-8B" may be cut as "Llama3-"
     plain = _plain_keys(entry)
     if entity_name_key(text) in plain:
         return None

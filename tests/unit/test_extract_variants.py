@@ -112,6 +112,7 @@ GPT35 = Entry("GPT-3.5", "Method", ("GPT-3.5-Turbo", "ChatGPT"), family=True)
         ("LLaMA-3", LLAMA, "Llama-3"),  # the family as the lexicon spells it
         ("llama 3.1", LLAMA, "Llama 3.1"),
         ("Llama  2", LLAMA, "Llama 2"),  # spaces collapsed
+        ("Llama3-", LLAMA, "Llama3"),  # a separator left at the end
         ("LLaMA-2-7B-Chat", LLAMA, "Llama-2-7B-Chat"),
         ("GPT-4o-mini", GPT4O, "GPT-4o-mini"),
         ("Swin-T", SWIN, "Swin-T"),  # after an alias of the family: kept as written
