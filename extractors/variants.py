@@ -71,7 +71,7 @@ def split_suffix(name: str) -> tuple[str, str] | None:
     >>> split_suffix("ResNets"), split_suffix("BERT 2019"), split_suffix("TD3")
     (None, None, None)
     """
-    m = _LAST_SUFFIX.search(name) if "(" not in name else None
+    m = _LAST_SUFFIX.search(name) if "(" not in name else None  # "IBP (Indian ...)": a sense
     if m is None:
         return None
     parent, suffix = name[: m.start()], name[m.start() :]
@@ -140,7 +140,7 @@ def spelled_alike(written: str, name: str) -> bool:
     """
     a, b = written.translate(_SEPARATORS), name.translate(_SEPARATORS)
     if a.islower():
-        a, b = a, b.lower()
+        b = b.lower()
     return a == b or a + "s" == b
 
 
