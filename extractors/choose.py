@@ -23,6 +23,7 @@ from kg.extractors.records import (
     mention_from_fields,
 )
 from kg.extractors.rules.proposals import is_proposal_context
+from kg.extractors.variants import version_name
 from kg.extractors.words import word_set
 
 # ---------------------------------------------------------------- the rules
@@ -235,7 +236,13 @@ def _is_field_use(text, c):
 def mentions(
     text: str, chosen: list[Candidate], sent_starts: Sequence[int], sent_ends: Sequence[int]
 ) -> list[Mention]:
-    """One Mention per (type, canonical), at its first occurrence, with all its surface forms."""
+    """One Mention per (type, canonical), at its first occurrence, with all its surface forms.
+
+    A version or size of a lexicon's model family is named as such ("Llama 3" is no more
+    one of Llama's spellings: :func:`kg.extractors.variants.version_name`)."""
+    for c in chosen:
+        if c.entry is not None and c.entry.family and c.type == METHOD:
+            c.canonical = version_name(text[c.start : c.end], c.entry) or c.canonical
     first: dict[tuple[str, str], Candidate] = {}
     forms: dict[tuple[str, str], list[str]] = {}
     best_type: dict[str, str] = {}

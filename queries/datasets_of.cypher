@@ -1,11 +1,16 @@
 // datasets_of: the datasets and benchmarks a method was applied to, with the evidence.
 // Parameters:
 //   $method: Method - the method's key, e.g. "method:grpo" (kg query also takes a name or alias)
+//   $include_variants: bool = false - a family also answers for its versions and sizes (VARIANT_OF)
 // Returns: method, method_key, target, target_key, target_kind, count (supporting papers),
 // papers (by name), evidence (the sentences naming the target in those papers, sorted);
-// most supporting papers first, ties by name then key.
+// most supporting papers first, ties by target name, target key, then method.
 // Mirrors kg.traverse.datasets_of.
-MATCH (m:Method {key: $method})-[r:APPLIED_TO]->(t:Concept)
+MATCH (f:Method {key: $method})
+MATCH (m:Method)-[:VARIANT_OF*0..]->(f)
+WHERE $include_variants OR m = f
+WITH DISTINCT m
+MATCH (m)-[r:APPLIED_TO]->(t:Concept)
 UNWIND r.paper_keys AS paper_key
 MATCH (p:Paper {key: paper_key})
 WITH m, r, t, p
@@ -19,4 +24,4 @@ WITH m, r, t, papers, collect(sentence) AS evidence
 RETURN m.name AS method, m.key AS method_key, t.name AS target, t.key AS target_key,
        CASE WHEN t:Benchmark THEN 'Benchmark' ELSE 'Dataset' END AS target_kind,
        r.papers AS count, papers, evidence
-ORDER BY count DESC, target, target_key
+ORDER BY count DESC, target, target_key, method, method_key

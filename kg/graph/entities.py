@@ -1,8 +1,8 @@
 """The entity layer of the graph: entity nodes, the papers' mention edges (with evidence),
-paper labels, PART_OF, and the APPLIED_TO edges derived from them.
+paper labels, PART_OF, VARIANT_OF, and the APPLIED_TO edges derived from them.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -11,18 +11,26 @@ import networkx as nx
 from kg import schema as S
 from kg.extractors.records import Mention
 from kg.graph._nx import insert_edges, insert_nodes, node_attrs
+from kg.graph.variants import lexicon_families, variant_links
 
 #: (from key, to key, relationship type, attributes).
 Edge = tuple[str, str, str, dict[str, Any]]
 
 
-def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[Mention]]]) -> None:
+def add_entity_layer(
+    G: nx.MultiDiGraph,
+    resolved: Iterable[tuple[str, Sequence[Mention]]],
+    *,
+    families: Mapping[str, str] | None = None,
+) -> None:
     """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
-    resolved mentions.
+    resolved mentions, and the VARIANT_OF edges among the Methods.
 
     ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
     must not hold entities yet. One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
+    A Method's parent (:func:`kg.graph.variants.variant_links`, with ``families``, by default
+    the lexicon's model families) that no paper names gets a node of its own.
     """
     entities: dict[str, dict[str, Any]] = {}
     edges: list[Edge] = []
@@ -67,6 +75,9 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
                 label = (m.start, entities[key]["name"])
         node_attrs(G)[paper]["label"] = label[1] if label else None
         _count_applied_to(applied, paper, by_entity)
+    methods = (e["name"] for e in entities.values() if e["kind"] == S.METHOD)
+    variants = variant_links(methods, lexicon_families() if families is None else families)
+    edges += _variant_edges(entities, aliases, variants)
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     insert_nodes(G, entities.items())
@@ -118,6 +129,24 @@ def _new_entity(
             }
             aliases[bkey] = set()
         edges.append((key, bkey, S.PART_OF, {}))
+
+
+def _variant_edges(
+    entities: dict[str, dict[str, Any]], aliases: dict[str, set[str]], variants: Mapping[str, str]
+) -> list[Edge]:
+    """The VARIANT_OF edges of ``variants`` whose child is an entity (or a parent brought
+    in), adding the parents that are not entities yet."""
+    keys = {name: S.entity_key(S.METHOD, name) for name in {*variants, *variants.values()}}
+    for parent in sorted(set(variants.values())):
+        key = keys[parent]
+        if key not in entities:
+            entities[key] = {"kind": S.METHOD, "name": parent, "aliases": [], "long_form": None}
+            aliases[key] = set()
+    return [
+        (keys[child], keys[parent], S.VARIANT_OF, {})
+        for child, parent in sorted(variants.items())
+        if keys[child] in entities and keys[child] != keys[parent]
+    ]
 
 
 def _count_applied_to(

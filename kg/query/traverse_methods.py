@@ -1,5 +1,6 @@
-"""Method <-> dataset traversals over APPLIED_TO: what a method was applied to, what was
-applied to a dataset or benchmark (and its parts), and the best supported pairs.
+"""Method <-> dataset traversals over APPLIED_TO: what a method (or its versions and sizes)
+was applied to, what was applied to a dataset or benchmark (and its parts), and the best
+supported pairs.
 
 Rows mirror the named queries of the same names; ties are broken by name, then key.
 """
@@ -11,7 +12,7 @@ import networkx as nx
 
 from kg.query.cache import cached
 from kg.query.lookup import find_node, node_name, paper_name
-from kg.schema import APPLIED_TO, COLLECTION_KINDS, MENTION_RELS, METHOD, PART_OF
+from kg.schema import APPLIED_TO, COLLECTION_KINDS, MENTION_RELS, METHOD, PART_OF, VARIANT_OF
 
 
 def _evidence(G: nx.MultiDiGraph, papers: Iterable[str], entity: str) -> list[str]:
@@ -42,11 +43,14 @@ def _applied_row(
     }
 
 
-def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict[str, Any]]:
+def datasets_of(
+    G: nx.MultiDiGraph, method: str, *, include_variants: bool = False
+) -> list[dict[str, Any]]:
     """The datasets and benchmarks a method was applied to, most supporting papers first.
 
     Each row has the supporting paper count, the papers, and the sentences in which those
-    papers name the dataset.
+    papers name the dataset. With ``include_variants`` a family answers for its versions and
+    sizes too (VARIANT_OF, at any depth); ``method`` says which one each row is about.
 
     >>> from kg.query.example import example_graph
     >>> for row in datasets_of(example_graph(), "Group Relative Policy Optimization"):
@@ -55,13 +59,45 @@ def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict[str, Any]]:
     MNLI Dataset 1 ['Sharper Bounds']
     """
     m = find_node(G, method, kinds=(METHOD,))
+    methods = variants_of(G, m) if include_variants else {m}
     rows: list[dict[str, Any]] = [
-        _applied_row(G, m, t, G.edges[m, t, APPLIED_TO])
-        for t in G.successors(m)
-        if APPLIED_TO in G[m][t]
+        _applied_row(G, v, t, G.edges[v, t, APPLIED_TO])
+        for v in methods
+        for t in G.successors(v)
+        if APPLIED_TO in G[v][t]
     ]
-    rows.sort(key=lambda r: (-r["count"], r["target"], r["target_key"]))
+    rows.sort(
+        key=lambda r: (-r["count"], r["target"], r["target_key"], r["method"], r["method_key"])
+    )
     return rows
+
+
+def variants_of(G: nx.MultiDiGraph, family: str) -> set[str]:
+    """``family`` and every node that is VARIANT_OF it, directly or through other variants.
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_edge("method:llama-3-8b", "method:llama-3", "VARIANT_OF")
+    'VARIANT_OF'
+    >>> G.add_edge("method:llama-3", "method:llama", "VARIANT_OF")
+    'VARIANT_OF'
+    >>> sorted(variants_of(G, "method:llama"))
+    ['method:llama', 'method:llama-3', 'method:llama-3-8b']
+    """
+    return _upstream(G, family, VARIANT_OF)
+
+
+def _upstream(G: nx.MultiDiGraph, node: str, rel: str) -> set[str]:
+    """``node`` and every node with a path of ``rel`` edges to it."""
+    found = {node}
+    queue = [node]
+    while queue:
+        x = queue.pop()
+        for y in G.predecessors(x):
+            if rel in G[y][x] and y not in found:
+                found.add(y)
+                queue.append(y)
+    return found
 
 
 def parts_of(G: nx.MultiDiGraph, whole: str) -> set[str]:
@@ -71,15 +107,7 @@ def parts_of(G: nx.MultiDiGraph, whole: str) -> set[str]:
     >>> sorted(parts_of(example_graph(), "benchmark:glue"))
     ['benchmark:glue', 'dataset:mnli']
     """
-    found = {whole}
-    queue = [whole]
-    while queue:
-        x = queue.pop()
-        for part in G.predecessors(x):
-            if PART_OF in G[part][x] and part not in found:
-                found.add(part)
-                queue.append(part)
-    return found
+    return _upstream(G, whole, PART_OF)
 
 
 def methods_on(

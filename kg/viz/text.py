@@ -121,4 +121,6 @@ def edge_tooltip(G: nx.MultiDiGraph, u: str, v: str, rel: str) -> str:
         return f"{rel} in {count(data.get('papers', 0), 'paper')}"
     if rel == schema.AUTHORED and data.get("position"):
         return f"{rel} (author {data['position']})"
+    if rel == schema.VARIANT_OF:
+        return f"{rel}: {full_name(G, u)} is a version or size of {full_name(G, v)}"
     return rel

@@ -13,6 +13,7 @@ import networkx as nx
 
 from kg import schema
 from kg.query import traverse
+from kg.query.traverse_methods import variants_of
 from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
@@ -186,28 +187,45 @@ def method_dataset_view(
     rows: Sequence[dict[str, Any]],
     *,
     centre: str | None = None,
+    variants: Sequence[str] = (),
     limit: int = MAX_NODES,
 ) -> View:
+    """Methods and datasets joined by the APPLIED_TO of ``rows``, and the methods' VARIANT_OF
+    links among the nodes shown; ``variants`` are methods shown even without rows."""
     keys = [k for row in rows for k in (row["method_key"], row["target_key"])]
     nodes, left = capped(
-        G, [*([centre] if centre else []), *keys], limit=limit, keep=[centre] if centre else ()
+        G,
+        [*([centre] if centre else []), *variants, *keys],
+        limit=limit,
+        keep=[centre] if centre else (),
     )
     shown = set(nodes)
-    edges = tuple(
-        sorted(
-            (
-                applied_edge(row)
-                for row in rows
-                if row["method_key"] in shown and row["target_key"] in shown
-            ),
-            key=lambda e: (e.source, e.target),
-        )
-    )
+    applied = [
+        applied_edge(row)
+        for row in rows
+        if row["method_key"] in shown and row["target_key"] in shown
+    ]
+    versions = variant_edges(G, shown)
+    edges = tuple(sorted(applied + versions, key=lambda e: (e.source, e.target)))
+    links = f" and {count(len(versions), 'version link')}" if versions else ""
     note = (
-        f"{len(nodes):,} methods, datasets and benchmarks; {len(edges):,} method-dataset links "
-        f"(edge width = papers).{left}"
+        f"{len(nodes):,} methods, datasets and benchmarks; {len(applied):,} method-dataset "
+        f"links (edge width = papers){links}.{left}"
     )
     return View(name, title, nodes, edges, note, (centre,) if centre else ())
+
+
+def variant_edges(G: nx.MultiDiGraph, keys: Iterable[str]) -> list[Edge]:
+    """The VARIANT_OF edges among ``keys`` (a version or size to its family), in key order."""
+    keys = set(keys)
+    return sorted(
+        (
+            Edge(u, v, 1, edge_tooltip(G, u, v, rel))
+            for u, v, rel in G.edges(keys, keys=True)
+            if rel == schema.VARIANT_OF and v in keys
+        ),
+        key=lambda e: (e.source, e.target),
+    )
 
 
 def method_dataset(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
@@ -220,13 +238,15 @@ def method_dataset(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
 
 
 def method_page(G: nx.MultiDiGraph, method: str, *, limit: int = MAX_NODES) -> View:
-    """A method (a key) and the datasets and benchmarks it was applied to."""
+    """A method (a key), its versions and sizes (VARIANT_OF), and the datasets and
+    benchmarks they were applied to."""
     return method_dataset_view(
         G,
         schema.slug(method),
         f"Method {full_name(G, method)}: where it was applied",
-        traverse.datasets_of(G, method),
+        traverse.datasets_of(G, method, include_variants=True),
         centre=method,
+        variants=sorted(variants_of(G, method) - {method}),
         limit=limit,
     )
 

@@ -72,6 +72,7 @@ def seed_cases(G):
         paper,
     )
     method = busiest("Method", "APPLIED_TO")
+    family = busiest("Method", "VARIANT_OF", incoming=True)
     dataset = busiest("Dataset", "APPLIED_TO", incoming=True)
     return {
         "coauthors": [{"author": author}],
@@ -81,7 +82,7 @@ def seed_cases(G):
             {"source": author, "target": far},
         ],
         "top_collaborators": [{}, {"limit": "3"}],
-        "datasets_of": [{"method": method}],
+        "datasets_of": [{"method": method}, {"method": family, "include_variants": "true"}],
         "methods_on": [{"dataset": dataset}, {"dataset": dataset, "include_parts": "true"}],
         "top_method_dataset_pairs": [{}],
         "related_papers": [{"paper": paper}],

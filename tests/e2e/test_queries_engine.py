@@ -117,6 +117,12 @@ def test_cli_query_errors_are_one_line(graph_file, capsys, argv, message):
     assert err.startswith("kg: error: ") and message in err and err.count("\n") == 1
 
 
+def families(G):
+    """The Methods others are VARIANT_OF, those with the most variants first."""
+    parents = [v for _, v, k in G.edges(keys=True) if k == "VARIANT_OF"]
+    return sorted(set(parents), key=lambda v: (-parents.count(v), v))
+
+
 def seed_cases(G):
     """Anchors on the seed graph for every query: hubs, a method with datasets, a paper."""
     kinds = dict(G.nodes(data="kind"))
@@ -135,7 +141,8 @@ def seed_cases(G):
         "related_papers": [{"paper": p, "limit": "10"} for p in papers[:3]],
         "papers_with": [{"concept": c} for c in sorted(traverse.concepts_of(G, papers[0]))],
         "shared_concepts": [{"paper": papers[0], "other": r["key"]} for r in related],
-        "datasets_of": [{"method": m} for m in sorted({u for u, _ in applied})[:5]],
+        "datasets_of": [{"method": m} for m in sorted({u for u, _ in applied})[:5]]
+        + [{"method": f, "include_variants": "true"} for f in families(G)[:3]],
         "methods_on": [
             {"dataset": d, "include_parts": "true"} for d in sorted({v for _, v in applied})[:5]
         ],

@@ -36,7 +36,11 @@ CASES = {
         {"source": "Julia Kempe", "target": "julia kempe"},
     ],
     "top_collaborators": [{}, {"limit": "2"}],
-    "datasets_of": [{"method": "grpo"}, {"method": "Proximal Policy Optimization"}],
+    "datasets_of": [
+        {"method": "grpo"},
+        {"method": "Proximal Policy Optimization"},
+        {"method": "grpo", "include_variants": "true"},
+    ],
     "methods_on": [
         {"dataset": "GLUE"},
         {"dataset": "glue", "include_parts": "true"},
