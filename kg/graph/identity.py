@@ -7,15 +7,15 @@ associative, commutative union), then :func:`decide` over the whole corpus. Ever
 explainable: each person that differs from "one folded name, one node" records why.
 
 Evidence that two authorships are one person is something their papers share: a co-author
-(by folded name), a *specific* topic (an entity linked by few papers of the corpus) or a
-specific venue. The rules, in order:
+(by first initial and surname, or by full name for a common surname), a *specific* topic
+(an entity linked by few papers of the corpus) or a specific venue. The rules, in order:
 
 1. An authorship that carries an input author id (ORCID, Semantic Scholar, OpenAlex) joins
    every other authorship with that id, whatever the spelling; two ids are two people.
 2. The papers of one folded name are grouped by evidence. A *common* name (given part and
    surname frequent enough in the corpus that about :data:`COMMON_AT` or more people are
-   expected to carry it, or a given name of initials only) whose papers form several groups
-   is split: each group is a person.
+   expected to carry it, or initials with one of the world's most frequent surnames)
+   whose papers form several groups is split: each group is a person.
 3. Groups of compatible names (same surname, given names equal or one an initial of the
    other, middle names absent on one side or compatible) merge when they share evidence,
    strongest first, never joining incompatible names, two ids, or two authorships of one

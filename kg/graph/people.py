@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kg.errors import InputError
+from kg.extractors.names import common_surname
 from kg.graph.authors import display_name
 from kg.graph.identity import (
     COMMON_AT,
@@ -80,8 +81,8 @@ def _groups(
 def commonness(parts: Mapping[str, Name | None]) -> dict[str, float]:
     """How many people are expected to carry each folded name: (names sharing its given
     part) x (names sharing its surname) / (names + PRIOR_NAMES), over the distinct names
-    of the corpus (the prior damps the estimate of a small corpus); infinite for a given
-    part of initials only.
+    of the corpus (the prior damps the estimate of a small corpus); infinite for initials
+    with a surname of the common-surnames list (``data/words/common_surnames.txt``).
 
     >>> commonness({"yliu": (("y",), "liu"), "yangliu": (("yang",), "liu")})["yangliu"]
     0.001996007984031936
@@ -97,7 +98,8 @@ def commonness(parts: Mapping[str, Name | None]) -> dict[str, float]:
     for f, p in parts.items():
         if p:
             initials = all(len(t) == 1 for t in p[0])
-            rates[f] = float("inf") if initials else given["".join(p[0])] * surname[p[1]] / total
+            rate = given["".join(p[0])] * surname[p[1]] / total
+            rates[f] = float("inf") if initials and common_surname(p[1]) else rate
     return rates
 
 
@@ -173,14 +175,26 @@ class _Corpus:
                     self.by_fold.setdefault(a.fold, []).append(key)
         self._features: dict[str, set[str]] = {}
         self._shown: dict[str, str] = {}
+        #: fold -> how it counts as a co-author: first initial and surname ("j cowan" for
+        #: "Jack D. Cowan" and "J.D. Cowan"), but the fold itself for a common surname
+        #: ("Jia Xu" is not "Jason Xu") or a one-word name
+        self.coauthor: dict[str, str] = {}
+        self._named: dict[str, str] = {}
+
+    def set_names(self, parts: Mapping[str, Name | None]) -> None:
+        """Key co-authors by the parsed names."""
+        for f, p in sorted(parts.items()):
+            key = f"{p[0][0][0]} {p[1]}" if p and not common_surname(p[1]) else f
+            self.coauthor[f] = key
+            self._named.setdefault(key, f)
 
     def features(self, paper: str) -> set[str]:
-        """A paper's evidence: ``a:<fold>`` per author, ``t:<key>`` per specific topic,
-        ``v:<venue>`` for a specific venue."""
+        """A paper's evidence: ``a:<co-author key>`` per author, ``t:<key>`` per specific
+        topic, ``v:<venue>`` for a specific venue."""
         found = self._features.get(paper)
         if found is None:
             s = self.papers[paper]
-            found = {f"a:{a.fold}" for a in s.authors}
+            found = {f"a:{self.coauthor[a.fold]}" for a in s.authors}
             found.update(f"t:{t}" for t in s.topics if self.topics[t] <= self.limit)
             if s.venue and self.venues[s.venue] <= self.limit:
                 found.add(f"v:{s.venue}")
@@ -194,7 +208,7 @@ class _Corpus:
         return self._shown[fold_]
 
     def evidence_name(self, feature: str) -> str:
-        return self.shown(feature[2:]) if feature[0] == "a" else feature[2:]
+        return self.shown(self._named[feature[2:]]) if feature[0] == "a" else feature[2:]
 
     def printed(self, ship: tuple[str, str]) -> str:
         return next(a.printed for a in self.papers[ship[0]].authors if a.fold == ship[1])
@@ -252,6 +266,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
     by_fold, by_id = corpus.by_fold, corpus.by_id
     refs = _Refs(overrides or Overrides(), by_fold, set(by_id))
     parts = {f: _parse(vs) for f, vs in corpus.variants.items()}
+    corpus.set_names(parts)
     rates = commonness(parts)
     parsed = {f: p for f, p in parts.items() if p}
     # the names worth a look: compatible with another, split candidates, ids, overrides
@@ -268,7 +283,8 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
     atoms: list[_Atom] = []
     for f in sorted((looked | split_candidates) & set(by_fold)):
         fps = by_fold[f]
-        groups = _groups(fps, corpus.features, f"a:{f}") if f in split_candidates else [fps]
+        own = f"a:{corpus.coauthor[f]}"
+        groups = _groups(fps, corpus.features, own) if f in split_candidates else [fps]
         reason = None
         if len(groups) > 1:
             if f in refs.split:
@@ -278,7 +294,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
             else:
                 rate = rates[f]
                 why = (
-                    "a name of initials only"
+                    "initials with a common surname"
                     if rate == float("inf")
                     else f"a common name (about {rate:.1f} people expected to carry it)"
                 )
@@ -396,7 +412,7 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
             continue  # groups of one name were split for sharing nothing
         if not all(compatible(p, q) for p in a.names for q in b.names):
             continue
-        evidence = (feats(i) & feats(j)) - {f"a:{f}" for f in a.folds | b.folds}
+        evidence = (feats(i) & feats(j)) - {f"a:{corpus.coauthor[f]}" for f in a.folds | b.folds}
         if evidence:
             found.append((-len(evidence), i, j, evidence))
     found.sort(key=lambda c: (c[0], atoms[c[1]].key, atoms[c[2]].key))
@@ -421,7 +437,7 @@ def _person(group: list[_Atom], merges: list[str], corpus: _Corpus) -> Person:
         key = next(a.key for a in group if first in a.ships)
     name = corpus.shown(main)
     if not ids and not whole:
-        name = f"{name} ({_telling(ships, set(folds), corpus)})"
+        name = f"{name} ({_telling(ships, {corpus.coauthor[f] for f in folds}, corpus)})"
     reasons = [r for a in group for r in a.reasons] + merges
     variants = tuple(sorted({corpus.printed(s) for s in ships}))
     return Person(key, name, variants, tuple(ships), tuple(reasons), split_from)

@@ -120,14 +120,14 @@ def test_stats_identity_lists_each_merge_and_split_with_its_reason(tmp_path, cap
     ]
     assert lines[3:7] == [
         "Splits (1 names into 2 people)",
-        "  author:jsmith: split: 'J. Smith' is a name of initials only and its papers form 2 "
-        "groups sharing no co-author, venue or topic",
+        "  author:jsmith: split: 'J. Smith' is initials with a common surname and its papers "
+        "form 2 groups sharing no co-author, venue or topic",
         "    J. Smith (with Ann Lee) [author:jsmith@a1], 2 paper(s)",
         "    J. Smith (with Bob Stone) [author:jsmith@b1], 1 paper(s)",
     ]
     assert main(["stats", "-g", str(graph), "--identity", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["splits"][0]["people"][1]["reasons"] == [
-        "split: 'J. Smith' is a name of initials only and its papers form 2 groups sharing no "
-        "co-author, venue or topic; this group has 1 paper(s)"
+        "split: 'J. Smith' is initials with a common surname and its papers form 2 groups "
+        "sharing no co-author, venue or topic; this group has 1 paper(s)"
     ]

@@ -151,8 +151,8 @@ def test_two_communities_of_a_common_name_split_with_telling_names():
         (("paper:b1", "jsmith"), ("paper:b2", "jsmith")),
     ]
     assert people[0].reasons == (
-        "split: 'J. Smith' is a name of initials only and its papers form 2 groups sharing no "
-        "co-author, venue or topic; this group has 2 paper(s)",
+        "split: 'J. Smith' is initials with a common surname and its papers form 2 groups "
+        "sharing no co-author, venue or topic; this group has 2 paper(s)",
     )
 
 

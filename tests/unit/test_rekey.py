@@ -126,7 +126,7 @@ def test_the_report_lists_each_merge_and_split_with_its_reason():
         "    merge: 'A. C. Courville' and 'Aaron Courville' share co-author Yoshua Bengio",
     ]
     assert (
-        "  author:jsmith: split: 'J. Smith' is a name of initials only and its papers form "
+        "  author:jsmith: split: 'J. Smith' is initials with a common surname and its papers form "
         "2 groups sharing no co-author, venue or topic"
     ) in text
     assert "    J. Smith (with Bob Stone) [author:jsmith@p3], 1 paper(s)" in text
