@@ -149,13 +149,6 @@ def merge_summaries(a: IdentitySummary, b: IdentitySummary) -> IdentitySummary:
 # ---------------------------------------------------------------- names
 
 
-def _fold_token(word: str) -> str:
-    """:func:`fold` of one word, without its Unicode work for plain ASCII."""
-    if word.isascii():
-        return _NOT_ALNUM.sub("", word.lower())
-    return fold(word)
-
-
 def name_parts(printed: str) -> Name | None:
     """(given names, surname) as folded tokens, or None for a one-word name.
 
@@ -164,7 +157,12 @@ def name_parts(printed: str) -> Name | None:
     >>> name_parts("T.J. Sejnowski"), name_parts("Anonymous")
     ((('t', 'j'), 'sejnowski'), None)
     """
-    tokens = [t for t in map(_fold_token, _TOKENS.split(printed)) if t]
+    if printed.isascii():
+        words = printed.replace(".", " ").lower().split()
+        tokens = [w if w.isalnum() else _NOT_ALNUM.sub("", w) for w in words]
+        tokens = [t for t in tokens if t]
+    else:
+        tokens = [t for t in map(fold, _TOKENS.split(printed)) if t]
     return (tuple(tokens[:-1]), tokens[-1]) if len(tokens) >= 2 else None
 
 

@@ -3,7 +3,7 @@ authorships, a name's papers, or one group of a split common name), then merges 
 atoms of compatible names on shared evidence, strongest first; then one Person each."""
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from kg.errors import InputError
 from kg.extractors.names import common_surname
@@ -87,19 +87,14 @@ def commonness(parts: Mapping[str, Name | None]) -> dict[str, float]:
     >>> commonness({"yliu": (("y",), "liu"), "yangliu": (("yang",), "liu")})["yangliu"]
     0.001996007984031936
     """
-    given: Counter[str] = Counter()
-    surname: Counter[str] = Counter()
-    for p in parts.values():
-        if p:
-            given["".join(p[0])] += 1
-            surname[p[1]] += 1
-    total = sum(given.values()) + PRIOR_NAMES
-    rates = {}
-    for f, p in parts.items():
-        if p:
-            initials = all(len(t) == 1 for t in p[0])
-            rate = given["".join(p[0])] * surname[p[1]] / total
-            rates[f] = float("inf") if initials and common_surname(p[1]) else rate
+    named = [(f, "".join(p[0]), p[1]) for f, p in parts.items() if p]
+    given = Counter(g for _, g, _ in named)
+    surname = Counter(s for _, _, s in named)
+    total = len(named) + PRIOR_NAMES
+    rates = {f: given[g] * surname[s] / total for f, g, s in named}
+    for f, _, s in named:
+        if common_surname(s) and all(len(t) == 1 for t in parts[f][0]):  # type: ignore[index]
+            rates[f] = float("inf")
     return rates
 
 
@@ -175,18 +170,23 @@ class _Corpus:
                     self.by_fold.setdefault(a.fold, []).append(key)
         self._features: dict[str, set[str]] = {}
         self._shown: dict[str, str] = {}
-        #: fold -> how it counts as a co-author: first initial and surname ("j cowan" for
-        #: "Jack D. Cowan" and "J.D. Cowan"), but the fold itself for a common surname
-        #: ("Jia Xu" is not "Jason Xu") or a one-word name
-        self.coauthor: dict[str, str] = {}
+        self.parts: Mapping[str, Name | None] = {}
+        self._coauthor: dict[str, str] = {}
         self._named: dict[str, str] = {}
 
-    def set_names(self, parts: Mapping[str, Name | None]) -> None:
-        """Key co-authors by the parsed names."""
-        for f, p in sorted(parts.items()):
-            key = f"{p[0][0][0]} {p[1]}" if p and not common_surname(p[1]) else f
-            self.coauthor[f] = key
-            self._named.setdefault(key, f)
+    def coauthor(self, fold_: str) -> str:
+        """How a folded name counts as a co-author: first initial and surname ("j cowan"
+        for "Jack D. Cowan" and "J.D. Cowan"), but the fold itself for a common surname
+        ("Jia Xu" is not "Jason Xu") or a one-word name."""
+        key = self._coauthor.get(fold_)
+        if key is None:
+            p = self.parts[fold_]
+            key = f"{p[0][0][0]} {p[1]}" if p and not common_surname(p[1]) else fold_
+            self._coauthor[fold_] = key
+            named = self._named.get(key)
+            if named is None or fold_ < named:
+                self._named[key] = fold_
+        return key
 
     def features(self, paper: str) -> set[str]:
         """A paper's evidence: ``a:<co-author key>`` per author, ``t:<key>`` per specific
@@ -194,7 +194,7 @@ class _Corpus:
         found = self._features.get(paper)
         if found is None:
             s = self.papers[paper]
-            found = {f"a:{self.coauthor[a.fold]}" for a in s.authors}
+            found = {f"a:{self.coauthor(a.fold)}" for a in s.authors}
             found.update(f"t:{t}" for t in s.topics if self.topics[t] <= self.limit)
             if s.venue and self.venues[s.venue] <= self.limit:
                 found.add(f"v:{s.venue}")
@@ -219,7 +219,9 @@ class _Corpus:
         return (year if year is not None else 9999, paper)
 
 
-def _parse(variants: Iterable[str]) -> Name | None:
+def _parse(variants: Collection[str]) -> Name | None:
+    if len(variants) == 1:
+        return name_parts(next(iter(variants)))
     parsed = [p for p in map(name_parts, sorted(variants)) if p]
     return max(parsed, key=lambda p: len(p[0])) if parsed else None
 
@@ -266,7 +268,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
     by_fold, by_id = corpus.by_fold, corpus.by_id
     refs = _Refs(overrides or Overrides(), by_fold, set(by_id))
     parts = {f: _parse(vs) for f, vs in corpus.variants.items()}
-    corpus.set_names(parts)
+    corpus.parts = parts
     rates = commonness(parts)
     parsed = {f: p for f, p in parts.items() if p}
     # the names worth a look: compatible with another, split candidates, ids, overrides
@@ -283,7 +285,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
     atoms: list[_Atom] = []
     for f in sorted((looked | split_candidates) & set(by_fold)):
         fps = by_fold[f]
-        own = f"a:{corpus.coauthor[f]}"
+        own = f"a:{corpus.coauthor(f)}"
         groups = _groups(fps, corpus.features, own) if f in split_candidates else [fps]
         reason = None
         if len(groups) > 1:
@@ -412,7 +414,7 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
             continue  # groups of one name were split for sharing nothing
         if not all(compatible(p, q) for p in a.names for q in b.names):
             continue
-        evidence = (feats(i) & feats(j)) - {f"a:{corpus.coauthor[f]}" for f in a.folds | b.folds}
+        evidence = (feats(i) & feats(j)) - {f"a:{corpus.coauthor(f)}" for f in a.folds | b.folds}
         if evidence:
             found.append((-len(evidence), i, j, evidence))
     found.sort(key=lambda c: (c[0], atoms[c[1]].key, atoms[c[2]].key))
@@ -437,7 +439,7 @@ def _person(group: list[_Atom], merges: list[str], corpus: _Corpus) -> Person:
         key = next(a.key for a in group if first in a.ships)
     name = corpus.shown(main)
     if not ids and not whole:
-        name = f"{name} ({_telling(ships, {corpus.coauthor[f] for f in folds}, corpus)})"
+        name = f"{name} ({_telling(ships, {corpus.coauthor(f) for f in folds}, corpus)})"
     reasons = [r for a in group for r in a.reasons] + merges
     variants = tuple(sorted({corpus.printed(s) for s in ships}))
     return Person(key, name, variants, tuple(ships), tuple(reasons), split_from)
