@@ -17,9 +17,9 @@ Evidence that two authorships are one person is something their papers share: a 
    expected to carry it, or initials with one of the world's most frequent surnames)
    whose papers form several groups is split: each group is a person.
 3. Groups of compatible names (same surname, given names equal or one an initial of the
-   other, middle names absent on one side or compatible) merge when they share evidence,
-   strongest first, never joining incompatible names, two ids, or two authorships of one
-   paper.
+   other, middle names absent on one side or compatible) merge when they share evidence
+   (a shared co-author among it when either name is common), strongest first, never
+   joining incompatible names, two ids, or two authorships of one paper.
 
 Overrides (:class:`Overrides`) force merges, keep authors apart, force or forbid splits.
 :func:`kg.graph.people.decide` makes the decisions; this module holds the summaries and the

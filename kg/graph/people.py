@@ -35,7 +35,7 @@ class _Atom:
     """Authorships that stay one person whatever else merges: an id's, a name's, or one
     group of a split name's."""
 
-    __slots__ = ("key", "ships", "author_id", "split", "reasons", "names")
+    __slots__ = ("key", "ships", "author_id", "split", "reasons", "names", "common")
 
     def __init__(self, ships: list[tuple[str, str]], author_id: str | None = None) -> None:
         self.ships = ships  # (paper, fold), sorted
@@ -44,6 +44,7 @@ class _Atom:
         self.reasons: list[str] = []
         self.key = ""
         self.names: set[Name] = set()
+        self.common = False  # a common name needs a shared co-author to merge
 
     @property
     def folds(self) -> set[str]:
@@ -309,6 +310,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
         for g in groups if reason else [sorted(fps)]:
             atom = _Atom([(p, f) for p in g])
             atom.names = {parts[f]} if parts[f] else set()  # type: ignore[arg-type]
+            atom.common = rates.get(f, 0.0) >= COMMON_AT
             if reason:
                 first = min(g, key=corpus.order)
                 atom.key, atom.split = f"author:{f}@{first.partition(':')[2]}", f
@@ -415,6 +417,8 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
         if not all(compatible(p, q) for p in a.names for q in b.names):
             continue
         evidence = (feats(i) & feats(j)) - {f"a:{corpus.coauthor(f)}" for f in a.folds | b.folds}
+        if (a.common or b.common) and not any(e[0] == "a" for e in evidence):
+            continue
         if evidence:
             found.append((-len(evidence), i, j, evidence))
     found.sort(key=lambda c: (c[0], atoms[c[1]].key, atoms[c[2]].key))

@@ -109,6 +109,19 @@ def test_a_topic_most_papers_share_is_no_evidence():
     assert decide(corpus(*papers)) == []
 
 
+def test_a_common_name_merges_on_a_shared_coauthor_not_on_a_topic_alone():
+    topic_only = corpus(
+        ("paper:1", ["H. Wang"], None, 2010, ["task:optical-flow"]),
+        ("paper:2", ["Hao Wang"], None, 2012, ["task:optical-flow"]),
+    )
+    assert decide(topic_only) == []
+    with_coauthor = corpus(
+        ("paper:1", ["H. Wang", "Ann Lee"], None, 2010, []),
+        ("paper:2", ["Hao Wang", "Ann Lee"], None, 2012, []),
+    )
+    assert [p.key for p in decide(with_coauthor)] == ["author:haowang"]
+
+
 def test_incompatible_names_never_merge_even_with_evidence():
     assert (
         decide(
