@@ -6,6 +6,7 @@ import json
 from kg.cli import main
 from kg.graph.build import build
 from kg.graph.rekey import identity_report
+from kg.store import load_graph
 
 STEP_1 = [
     {
@@ -104,6 +105,22 @@ def test_the_override_file_beside_the_graph_is_read_and_the_report_lists_it(tmp_
     assert capsys.readouterr().err.strip() == (
         f"kg: error: {tmp_path / 'g.identity.toml'} line 1: "
         "author:nobody names no author of the graph"
+    )
+
+
+def test_an_explicit_override_file_is_used_and_must_exist(tmp_path, capsys):
+    graph, rules = tmp_path / "g.kg", tmp_path / "rules.toml"
+    rules.write_text('together = ["author:jsmith"]\n')
+    inputs = [
+        str(write(tmp_path / "one.jsonl", STEP_1)),
+        str(write(tmp_path / "two.jsonl", STEP_2)),
+    ]
+    assert main(["build", *inputs, "-o", str(graph), "-q", "--identity", str(rules)]) == 0
+    assert identity_report(load_graph(graph))["splits"] == []
+    missing = tmp_path / "missing.toml"
+    assert main(["build", *inputs, "-o", str(graph), "-q", "--identity", str(missing)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"kg: error: {missing}: no such identity override file"
     )
 
 
