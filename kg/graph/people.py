@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from kg.errors import InputError
-from kg.extractors.names import common_surname
+from kg.extractors.names import common_surname, fold
 from kg.graph.authors import display_name
 from kg.graph.identity import (
     COMMON_AT,
@@ -134,6 +134,7 @@ class _Refs:
         if body in self.ids:
             return "id", body, None
         name, _, paper = body.partition("@")
+        name = fold(name) or name  # "author:Aaron Courville" is author:aaroncourville
         if name not in self.by_fold or (paper and f"paper:{paper}" not in self.by_fold[name]):
             raise self.fail(key, "names no author of the graph")
         return "fold", name, f"paper:{paper}" if paper else None

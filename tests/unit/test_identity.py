@@ -245,6 +245,7 @@ def test_overrides_merge_keep_apart_split_and_keep_together():
         ("author:annlee", ("override: merged by line 3",))
     ]
     assert decide(corpus(*SMITH), Overrides(together=("author:jsmith",))) == []
+    assert decide(corpus(*SMITH), Overrides(together=("author:J. Smith",))) == []
     split = decide(
         corpus(
             ("paper:1", ["Josef Genabith", "Ann Lee"], None, 2001, []),
