@@ -18,6 +18,8 @@ each says why:
 import unicodedata
 from functools import lru_cache
 
+from kg.extractors.words import word_set
+
 _DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 _TASK_NOUNS = ("task", "tasks", "problem", "problems")
 
@@ -185,3 +187,13 @@ def task_canonical(phrase: str) -> str:
     words = [w.lower() if not any(c.isupper() for c in w[1:]) else w for w in words]
     words[-1] = singular(words[-1])
     return " ".join(words)
+
+
+def common_surname(surname: str) -> bool:
+    """Whether a folded surname is among the world's most frequent (initials with one of
+    them do not tell a person apart; ``data/words/common_surnames.txt``).
+
+    >>> common_surname("wang"), common_surname("courville")
+    (True, False)
+    """
+    return surname in word_set("common_surnames")

@@ -57,8 +57,10 @@ class PaperRecord:
     """One paper as read from a listing; ``abstract`` has its whitespace collapsed.
 
     ``authors`` are the names as printed, in order; ``authors_truncated`` is true where the
-    listing cut the list ("等", "et al."). ``source`` is the file the record came from and
-    ``index`` its 0-based position among that file's records; ``line`` its first line.
+    listing cut the list ("等", "et al."); ``author_ids``, when the listing gives any, holds
+    one id (``orcid:...``, ``s2:...``, ``openalex:...``) or None per author. ``source`` is
+    the file the record came from and ``index`` its 0-based position among that file's
+    records; ``line`` its first line.
     """
 
     abstract: str
@@ -72,6 +74,7 @@ class PaperRecord:
     external_id: str | None = None
     venue: str | None = None
     year: int | None = None
+    author_ids: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ _API = {
     "related_papers": "kg.query.traverse",
     "papers_with": "kg.query.traverse",
     "shared_concepts": "kg.query.traverse",
+    "identity_report": "kg.graph.rekey",
     "KgError": "kg.errors",
 }
 
@@ -40,6 +41,7 @@ __all__ = [
     "coauthors_within",
     "collaboration_path",
     "datasets_of",
+    "identity_report",
     "load_graph",
     "methods_on",
     "papers_with",
@@ -53,6 +55,7 @@ __all__ = [
 if TYPE_CHECKING:
     from kg.errors import KgError
     from kg.graph.build import build, build_graph
+    from kg.graph.rekey import identity_report
     from kg.query.traverse import (
         coauthors,
         coauthors_within,

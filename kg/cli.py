@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from kg import __version__
+from kg.cli_extract import add_extract_parser
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
 
@@ -107,6 +108,7 @@ def _build(
             progress=progress,
             strict=args.strict,
             pool=pool,
+            identity=args.identity,
         )
     for problem in report.problems:
         warn(problem.report)
@@ -125,51 +127,21 @@ def _build(
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from kg.graph.rekey import format_identity_report, identity_report
     from kg.graph.stats import format_stats, graph_stats
 
+    if args.identity:
+        report = identity_report(load(args))
+        print(
+            json.dumps(report, ensure_ascii=False) if args.json else format_identity_report(report)
+        )
+        return 0
     stats = graph_stats(load(args), top=args.top)
     if args.json:
         print(json.dumps(stats, ensure_ascii=False, sort_keys=False))
     else:
         print(format_stats(stats))
     return 0
-
-
-# ---------------------------------------------------------------- extract
-
-
-def cmd_extract(args: argparse.Namespace) -> int:
-    from kg.store.extraction import extract_to_jsonl
-
-    problems: list = []
-    count = extract_to_jsonl(
-        args.inputs, args.output, format=args.format, workers=args.workers, problems=problems
-    )
-    for problem in problems:
-        warn(problem.report)
-    if not args.quiet:
-        print(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
-    return 0
-
-
-def add_extract_parser(sub: Any, formats: Sequence[str]) -> None:
-    p = sub.add_parser(
-        "extract",
-        help="write the entities found in each abstract as JSONL",
-        description="Extract methods, datasets, benchmarks, tasks and metrics from each "
-        "abstract and write one record per paper (the format of "
-        "eval/GUIDELINES.md, with evidence offsets and sentences).",
-        epilog="Example: kg extract ../shared/seeds -o seeds.jsonl && "
-        "python3 ../shared/eval/score.py ../shared/eval/seed-gold-dev.jsonl seeds.jsonl",
-    )
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.jsonl", help="file to write")
-    p.add_argument("--format", choices=formats, help="force the input format (default: detect)")
-    p.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    p.set_defaults(func=cmd_extract)
 
 
 # ---------------------------------------------------------------- query, cypher
@@ -390,6 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
     )
     p.add_argument("--strict", action="store_true", help="fail if any record is bad")
+    p.add_argument(
+        "--identity",
+        metavar="FILE",
+        help="author-identity overrides (default: GRAPH.identity.toml beside the output, if any)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=cmd_build)
 
@@ -401,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_graph_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--top", type=int, default=10, metavar="N", help="authors to list")
+    p.add_argument(
+        "--identity", action="store_true", help="list author merges and splits with their reasons"
+    )
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser(

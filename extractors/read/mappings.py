@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from typing import Any, cast
 
+from kg.extractors.read.author_ids import PARALLEL_FIELD, id_of_author, parallel_ids
 from kg.extractors.read.files import MAX_ABSTRACT_CHARS, ReadError, check_abstract, clean
 from kg.extractors.read.text import TRUNCATION_MARKS, split_author_names
 from kg.extractors.records import PaperRecord, Problem
@@ -43,19 +44,42 @@ def _first(obj, fields):
 
 
 def _authors_of(value):
+    """(names, ids, truncated): ids holds one id or None per name."""
     if value is None:
-        return [], False
+        return [], [], False
     if isinstance(value, str):
-        return split_author_names(value)
-    names = []
+        names, truncated = split_author_names(value)
+        return names, [None] * len(names), truncated
+    names, ids = [], []
     for a in value:
+        author_id = id_of_author(a)
         if isinstance(a, dict):
             a = a.get("name") or " ".join(str(a.get(k, "")) for k in ("given", "family")).strip()
         a = clean(a)
         if a:
             names.append(a)
+            ids.append(author_id)
     truncated = bool(names) and names[-1].casefold() in TRUNCATION_MARKS
-    return (names[:-1] if truncated else names), truncated
+    return (names[:-1], ids[:-1], True) if truncated else (names, ids, False)
+
+
+def _with_parallel_ids(obj, names, ids, path, line, problems):
+    """``ids`` completed from the record's ``author_ids`` field, when it has one."""
+    given = parallel_ids(obj.get(PARALLEL_FIELD))
+    if given is None:
+        return ids
+    if len(given) != len(names):
+        problems.append(
+            Problem(
+                path,
+                line,
+                f"{PARALLEL_FIELD} has {len(given)} entries for {len(names)} authors; "
+                "ids ignored: give one per author (empty for none)",
+                kept=True,
+            )
+        )
+        return ids
+    return [mine or theirs for mine, theirs in zip(ids, given, strict=True)]
 
 
 def record_from_mapping(
@@ -80,7 +104,8 @@ def record_from_mapping(
     abstract = clean(abstract)
     if not check_abstract(path, line, abstract, problems):
         return None
-    authors, truncated = _authors_of(_first(obj, AUTHOR_FIELDS))
+    authors, ids, truncated = _authors_of(_first(obj, AUTHOR_FIELDS))
+    ids = _with_parallel_ids(obj, authors, ids, path, line, problems)
     area = _first(obj, AREA_FIELDS)
     if isinstance(area, list):
         area = area[0] if area else None
@@ -100,6 +125,7 @@ def record_from_mapping(
         title=clean(_first(obj, TITLE_FIELDS)),
         authors=tuple(authors),
         authors_truncated=truncated,
+        author_ids=tuple(ids) if any(ids) else (),
         area=clean(area),
         external_id=clean(external_id) if external_id is not None else None,
         venue=clean(_first(obj, VENUE_FIELDS)),

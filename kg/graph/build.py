@@ -18,6 +18,8 @@ from kg.extractors.records import Mention, PaperRecord
 from kg.extractors.workers import WorkerPool
 from kg.graph._nx import node_attrs
 from kg.graph.entities import add_entity_layer
+from kg.graph.identity import Overrides
+from kg.graph.overrides import identity_file, read_overrides
 from kg.graph.papers import (
     add_paper,
     authored_by,
@@ -26,6 +28,8 @@ from kg.graph.papers import (
     prune_orphans,
     set_coauthor_counts,
 )
+from kg.graph.people import decide
+from kg.graph.rekey import apply_people, identity_summary
 from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
@@ -127,12 +131,14 @@ def build_graph(
     reingest: bool = False,
     progress: bool = False,
     pool: WorkerPool | None = None,
+    overrides: Overrides | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
     it); papers extracted now are added to it. ``pool``, an open
     ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
+    Author identity is decided last, over the whole graph, with the user's ``overrides``.
     """
     started = time.perf_counter()
     G = new_graph() if graph is None else graph
@@ -141,13 +147,6 @@ def build_graph(
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
     report.problems = problems
-    # Authors this build did not touch keep their counts; those without one get it.
-    authors.update(
-        a
-        for a, attrs in node_attrs(G).items()
-        if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
-    )
-    set_coauthor_counts(G, authors)
     bar = tqdm(
         total=len(to_extract),
         unit="paper",
@@ -174,6 +173,14 @@ def build_graph(
     if resolution is not None:
         resolution.extend([(key, mentions[key]) for key in keys])
     assemble_mentions(G, mentions, resolution=resolution)
+    authors |= apply_people(G, decide(identity_summary(G), overrides))
+    # Authors this build did not touch keep their counts; those without one get it.
+    authors.update(
+        a
+        for a, attrs in node_attrs(G).items()
+        if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
+    )
+    set_coauthor_counts(G, authors)
     report.seconds = time.perf_counter() - started
     return G, report
 
@@ -189,6 +196,7 @@ def build(
     progress: bool = False,
     strict: bool = False,
     pool: WorkerPool | None = None,
+    identity: str | PathLike[str] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -196,10 +204,15 @@ def build(
     ``max(workers, 1)`` new ones) that start at once, so spaCy loads while the graph does;
     as with any multiprocessing code, a script that calls this must guard its entry point
     with ``if __name__ == "__main__":``.
-    Raises InputError when nothing could be read, or (``strict``) when anything was bad;
-    the file is then left as it was.
+    ``identity`` is the author-identity override file (default: beside ``output``, e.g.
+    ``graph.identity.toml``, used when it exists; see :mod:`kg.graph.overrides`).
+    Raises InputError when nothing could be read, when the override file is bad, or
+    (``strict``) when anything was bad; the file is then left as it was.
     """
     started = time.perf_counter()
+    if identity is not None and not os.path.exists(identity):
+        raise InputError(f"{os.fspath(identity)}: no such identity override file")
+    overrides = read_overrides(identity if identity is not None else identity_file(output))
     adding = os.path.exists(output) and not fresh
     # Adding: the workers import spaCy and build the pipeline while the graph loads.
     with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
@@ -215,6 +228,7 @@ def build(
                 reingest=reingest,
                 progress=progress,
                 pool=pool,
+                overrides=overrides,
             )
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""

@@ -6,6 +6,7 @@ that nothing points to any more are removed.
 """
 
 from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -62,14 +63,14 @@ def add_paper(G: nx.MultiDiGraph, record: PaperRecord, key: str, digest: str) ->
             G.add_node(area, kind=S.AREA, name=record.area)
         G.add_edge(key, area, key=S.IN_AREA)
     if record.authors and not any(S.AUTHORED in rels for rels in G.pred[key].values()):
-        for position, name in enumerate(record.authors, 1):
-            G.add_edge(
-                add_author(G, name),
-                key,
-                key=S.AUTHORED,
-                position=position,
-                truncated_list=record.authors_truncated,
-            )
+        ids = record.author_ids + (None,) * len(record.authors)  # ids, where given, by position
+        for position, (name, author_id) in enumerate(zip(record.authors, ids, strict=False), 1):
+            edge: dict[str, Any] = {"position": position}
+            edge["truncated_list"] = record.authors_truncated
+            edge["printed"] = name
+            if author_id:
+                edge["author_id"] = author_id
+            G.add_edge(add_author(G, name), key, key=S.AUTHORED, **edge)
 
 
 def add_author(G: nx.MultiDiGraph, printed: str) -> str:
