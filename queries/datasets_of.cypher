@@ -2,7 +2,8 @@
 // Parameters:
 //   $method: Method - the method's key, e.g. "method:grpo" (kg query also takes a name or alias)
 // Returns: method, method_key, target, target_key, target_kind, count (supporting papers),
-// papers (by name), evidence (the sentences naming the target in those papers, sorted);
+// papers (by name), evidence (the sentences of those papers that report the method's
+// evaluation or application on the target, sorted);
 // most supporting papers first, ties by name then key.
 // Mirrors kg.traverse.datasets_of.
 MATCH (m:Method {key: $method})-[r:APPLIED_TO]->(t:Concept)
@@ -10,10 +11,9 @@ UNWIND r.paper_keys AS paper_key
 MATCH (p:Paper {key: paper_key})
 WITH m, r, t, p
 ORDER BY coalesce(p.title, p.label, p.key)
-WITH m, r, t, collect(coalesce(p.title, p.label, p.key)) AS papers, collect(p) AS supporting
-UNWIND supporting AS p
-OPTIONAL MATCH (p)-[e]->(t)
-WITH DISTINCT m, r, t, papers, e.evidence AS sentence
+WITH m, r, t, collect(coalesce(p.title, p.label, p.key)) AS papers
+UNWIND r.evidence AS sentence
+WITH DISTINCT m, r, t, papers, sentence
 ORDER BY sentence
 WITH m, r, t, papers, collect(sentence) AS evidence
 RETURN m.name AS method, m.key AS method_key, t.name AS target, t.key AS target_key,

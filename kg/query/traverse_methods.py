@@ -4,26 +4,13 @@ applied to a dataset or benchmark (and its parts), and the best supported pairs.
 Rows mirror the named queries of the same names; ties are broken by name, then key.
 """
 
-from collections.abc import Iterable
 from typing import Any
 
 import networkx as nx
 
 from kg.query.cache import cached
 from kg.query.lookup import find_node, node_name, paper_name
-from kg.schema import APPLIED_TO, COLLECTION_KINDS, MENTION_RELS, METHOD, PART_OF
-
-
-def _evidence(G: nx.MultiDiGraph, papers: Iterable[str], entity: str) -> list[str]:
-    """The distinct sentences in which ``papers`` name ``entity``, in text order."""
-    return sorted(
-        {
-            attrs["evidence"]
-            for p in papers
-            for rel, attrs in (G.get_edge_data(p, entity) or {}).items()
-            if rel in MENTION_RELS and attrs.get("evidence")
-        }
-    )
+from kg.schema import APPLIED_TO, COLLECTION_KINDS, METHOD, PART_OF
 
 
 def _applied_row(
@@ -38,7 +25,7 @@ def _applied_row(
         "target_kind": G.nodes[target]["kind"],
         "count": attrs.get("papers", len(papers)),
         "papers": sorted(paper_name(G, p) for p in papers),
-        "evidence": _evidence(G, papers, target),
+        "evidence": sorted(set(attrs.get("evidence") or ())),
     }
 
 
@@ -46,7 +33,7 @@ def datasets_of(G: nx.MultiDiGraph, method: str) -> list[dict[str, Any]]:
     """The datasets and benchmarks a method was applied to, most supporting papers first.
 
     Each row has the supporting paper count, the papers, and the sentences in which those
-    papers name the dataset.
+    papers report the method's evaluation or application there (the edge's evidence).
 
     >>> from kg.query.example import example_graph
     >>> for row in datasets_of(example_graph(), "Group Relative Policy Optimization"):

@@ -1,0 +1,73 @@
+"""What a sentence reports (an evaluation of the paper's work, someone else's work, or
+neither) and which method names are generic building blocks, as pure functions over
+strings. The graph's APPLIED_TO pairs are built on them."""
+
+import re
+from collections.abc import Iterable
+
+from kg.extractors.names import entity_name_key
+from kg.extractors.trie import trie_regex
+from kg.extractors.words import word_list
+
+#: What :func:`sentence_kind` answers.
+EVALUATION, BACKGROUND, OTHER = "evaluation", "background", "other"
+
+
+def _cue_regex(cues: Iterable[str], *, whole_words: bool) -> re.Pattern[str]:
+    """The entries of a cue list, lowercased, matched at word starts (and ends when
+    ``whole_words``) in lowercased text."""
+    end = r"(?!\w)" if whole_words else ""
+    return re.compile(r"(?<![\w\-])(?:" + trie_regex(c.lower() for c in cues) + ")" + end)
+
+
+_EVALUATION = _cue_regex(word_list("evaluation_cues"), whole_words=False)
+_BACKGROUND = _cue_regex(word_list("background_cues"), whole_words=False)
+_OWN = _cue_regex(word_list("own_work_cues"), whole_words=True)
+_COMPARISON = _cue_regex(word_list("comparison_cues"), whole_words=True)
+#: Citations: "[12]", "[3, 5-7]", "Smith et al.", "(Lee and Kim, 2021)" (not "(WMT 2014)").
+_CITATION = re.compile(
+    r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\bet al\b|\([A-Z][^()]{0,80}?,\s*(?:19|20)\d\d[a-z]?[^()]*\)"
+)
+
+
+def sentence_kind(sentence: str) -> str:
+    """BACKGROUND when ``sentence`` is about other people's work (a cue of
+    data/words/background_cues.txt before any word of comparison_cues.txt, or a citation,
+    and no word of own_work_cues.txt saying it is the paper's own); else EVALUATION when it
+    reports an evaluation or application (a cue of evaluation_cues.txt); OTHER otherwise.
+
+    >>> sentence_kind("We evaluate GRPO on GSM8K.")
+    'evaluation'
+    >>> sentence_kind("Previous studies trained BERT on SQuAD.")
+    'background'
+    >>> sentence_kind("Our method outperforms previous methods on COCO.")
+    'evaluation'
+    >>> sentence_kind("X outperforms existing methods on COCO.")
+    'evaluation'
+    >>> sentence_kind("We propose GRPO.")
+    'other'
+    """
+    lowered = sentence.lower()
+    compared = _COMPARISON.search(lowered)
+    before = lowered[: compared.start()] if compared else lowered
+    if (_BACKGROUND.search(before) or _CITATION.search(sentence)) and not _OWN.search(lowered):
+        return BACKGROUND
+    return EVALUATION if _EVALUATION.search(lowered) else OTHER
+
+
+_GENERIC = frozenset(entity_name_key(name) for name in word_list("generic_methods"))
+
+
+def is_generic_method(name: str, long_form: str | None = None) -> bool:
+    """Whether a method named ``name`` (long form ``long_form``) is a generic building
+    block, paradigm or optimiser of data/words/generic_methods.txt (case, hyphens, spaces
+    and a final plural ignored).
+
+    >>> is_generic_method("CNNs"), is_generic_method("Adam"), is_generic_method("GRPO")
+    (True, True, False)
+    >>> is_generic_method("SAE", "sparse autoencoder"), is_generic_method("DRL", "deep RL")
+    (False, True)
+    """
+    return entity_name_key(name) in _GENERIC or (
+        long_form is not None and entity_name_key(long_form) in _GENERIC
+    )
