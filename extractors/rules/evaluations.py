@@ -55,6 +55,25 @@ def sentence_kind(sentence: str) -> str:
     return EVALUATION if _EVALUATION.search(lowered) else OTHER
 
 
+_OWN_DATA = re.compile(
+    r"(?<![\w\-])(?:"
+    + trie_regex(w.lower() for w in word_list("own_data_words"))
+    + r")\s+(?:[\w\-]+\s+){0,2}?(?:"
+    + trie_regex([*word_list("dataset_heads"), *word_list("benchmark_heads"), "data"])
+    + r")(?!\w)"
+)
+
+
+def names_own_data(sentence: str) -> bool:
+    """Whether ``sentence`` speaks of the paper's own data ("our benchmark", "the proposed
+    dataset": data/words/own_data_words.txt before a dataset or benchmark head word).
+
+    >>> names_own_data("We evaluate ten LLMs on our new benchmark."), names_own_data("On MNIST.")
+    (True, False)
+    """
+    return _OWN_DATA.search(sentence.lower()) is not None
+
+
 _GENERIC = frozenset(entity_name_key(name) for name in word_list("generic_methods"))
 
 

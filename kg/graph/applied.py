@@ -5,9 +5,10 @@ A method is applied to a dataset or benchmark in a paper when
 - both are named in one sentence that reports an evaluation or application
   (:func:`kg.extractors.rules.evaluations.sentence_kind`), and the method is not one more
   item of a list of datasets ("on MNIST, SVHN and Clothing1M"), or
-- the paper proposes the method and names the dataset in such a sentence, or
+- the paper proposes the method and names the dataset in such a sentence (other than the
+  one that proposes the dataset), or
 - the paper proposes the dataset and names the method in such a sentence that names no
-  other dataset ("we evaluate GPT-4 on our benchmark").
+  dataset but speaks of the paper's own ("we evaluate GPT-4 on our benchmark").
 
 Background and related-work sentences make no pair, and generic building blocks
 (:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method.
@@ -20,7 +21,12 @@ from typing import NamedTuple
 
 from kg import schema as S
 from kg.extractors.records import Mention
-from kg.extractors.rules.evaluations import EVALUATION, is_generic_method, sentence_kind
+from kg.extractors.rules.evaluations import (
+    EVALUATION,
+    is_generic_method,
+    names_own_data,
+    sentence_kind,
+)
 from kg.extractors.rules.sentences import sentence_bounds
 
 #: A pair named in one evaluation sentence scores 1.0; a proposed method or dataset with
@@ -76,13 +82,23 @@ def paper_pairs(
 
     target_at = {key: evaluated(occurrences(abstract, ms)) for key, ms in targets.items()}
     target_at = {key: where for key, where in target_at.items() if where}
-    if not target_at:
+    # The sentence that proposes a dataset evaluates there only what it names ("we propose
+    # X to evaluate LLMs" says nothing of the paper's proposed method).
+    proposing = {
+        key: {bisect.bisect_right(starts, m.start) - 1 for m in ms if m.role == "proposed"}
+        for key, ms in targets.items()
+    }
+    if not target_at and not any(proposing.values()):
         return {}
     in_sentence: dict[int, list[tuple[int, int]]] = {}
     for where in target_at.values():
         for i, spans in where.items():
             in_sentence.setdefault(i, []).extend(spans)
     pairs: dict[tuple[str, str], Evidence] = {}
+
+    def names_own(i: int) -> bool:
+        a, b = bounds[i]
+        return names_own_data(abstract[a:b])
 
     def support(pair: tuple[str, str], score: float, i: int) -> None:
         old = pairs.get(pair)
@@ -97,18 +113,17 @@ def paper_pairs(
             if not any(_listed(abstract, s, t) for s in spans for t in in_sentence.get(i, ()))
         }
         proposed = any(m.role == "proposed" for m in ms)
-        for target, where in target_at.items():
+        for target in targets:
+            where = target_at.get(target, {})
             shared = sorted(set(where) & set(method_at))
             if shared:
                 support((method, target), SAME_SENTENCE, shared[0])
-            elif proposed:
-                support((method, target), PROPOSED_ELSEWHERE, min(where))
-            elif any(m.role == "proposed" for m in targets[target]):
-                alone = [
-                    i for i in method_at if set(in_sentence.get(i, ())) <= set(where.get(i, ()))
-                ]
-                if alone:
-                    support((method, target), PROPOSED_ELSEWHERE, min(alone))
+            elif proposed and set(where) - proposing[target]:
+                support((method, target), PROPOSED_ELSEWHERE, min(set(where) - proposing[target]))
+            elif proposing[target]:
+                own = [i for i in sorted(method_at) if i not in in_sentence and names_own(i)]
+                if own:
+                    support((method, target), PROPOSED_ELSEWHERE, own[0])
     return pairs
 
 

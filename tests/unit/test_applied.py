@@ -122,3 +122,58 @@ def test_applied_the_first_evaluation_sentence_is_the_evidence():
         ),
     )
     assert found == {("method:lora", "dataset:gsm8k"): Evidence(SAME_SENTENCE, 0, len(s0), s0)}
+
+
+def test_applied_a_method_listed_among_datasets_is_no_pair():
+    # "Clothing1M" typed as a method by mistake: one more item of the list of datasets.
+    s0 = "We evaluate NoisyMix on CIFAR-10, SVHN and Clothing1M."
+    found = paper_pairs(
+        s0,
+        mentions(
+            s0,
+            (METHOD, "NoisyMix"),
+            (DATASET, "CIFAR-10"),
+            (DATASET, "SVHN"),
+            (METHOD, "Clothing1M"),
+        ),
+    )
+    evidence = Evidence(SAME_SENTENCE, 0, len(s0), s0)
+    assert found == {
+        ("method:noisymix", "dataset:cifar-10"): evidence,
+        ("method:noisymix", "dataset:svhn"): evidence,
+    }
+
+
+def test_applied_a_proposed_dataset_pairs_with_methods_evaluated_on_the_papers_own_data():
+    s0 = "We introduce TabQuiz, a dataset of table puzzles."
+    s1 = "We evaluate GPT-4 and Llama-2 on our new dataset and find large gaps."
+    s2 = "GPT-4 writes fluent text."
+    abstract = " ".join([s0, s1, s2])
+    found = paper_pairs(
+        abstract,
+        mentions(
+            abstract,
+            (DATASET, "TabQuiz"),
+            (METHOD, "GPT-4"),
+            (METHOD, "Llama-2"),
+            proposed=("TabQuiz",),
+        ),
+    )
+    evidence = Evidence(PROPOSED_ELSEWHERE, *span(abstract, s1), s1)
+    assert found == {
+        ("method:gpt-4", "dataset:tabquiz"): evidence,
+        ("method:llama-2", "dataset:tabquiz"): evidence,
+    }
+
+
+def test_applied_the_sentence_proposing_a_dataset_does_not_evaluate_the_proposed_method():
+    s0 = "We propose SolverNet for table puzzles."
+    s1 = "We also build TabQuiz to test solvers."
+    abstract = f"{s0} {s1}"
+    found = paper_pairs(
+        abstract,
+        mentions(
+            abstract, (METHOD, "SolverNet"), (DATASET, "TabQuiz"), proposed=("SolverNet", "TabQuiz")
+        ),
+    )
+    assert found == {}
