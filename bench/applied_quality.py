@@ -11,6 +11,8 @@
   those spans (an entity of the paper whose first mention overlaps the span, or whose name,
   alias or mention text is the span's text). "Extracted" counts the pairs whose both ends
   are entities of the paper at all: the ceiling of any APPLIED_TO rule on that extraction.
+- The top 20 of ``top_method_dataset_pairs`` and the generic building blocks
+  (``generic_methods.txt``) among their methods.
 
     python -m bench.applied_quality main=/tmp/main.kg applied=/tmp/applied.kg
 
@@ -28,7 +30,9 @@ from bench.applied_sample import original_offsets
 from bench.unseen_sample import PAPERLISTS
 from kg import schema as S
 from kg.extractors.names import name_key
+from kg.extractors.rules.evaluations import is_generic_method
 from kg.store import graphfile
+from kg.traverse import top_method_dataset_pairs
 
 DATA = Path(__file__).resolve().parent / "data"
 RECALL = DATA / "applied-recall.jsonl"
@@ -145,6 +149,7 @@ def main(argv=None):
     print(f"recall set: {len(gold)} abstracts, {papers} with listed pairs")
     head = ("system", "edges", "listed", "extr.", "found", "recall")
     print("{:10} {:>7} {:>6} {:>5} {:>5} {:>6}  precision".format(*head))
+    top = {}
     for arg in args:
         system, path = arg.split("=", 1)
         G = load(path)
@@ -156,6 +161,11 @@ def main(argv=None):
             f"{system:10} {edges:7d} {listed:6d} {extracted:5d} {found:5d} "
             f"{found / listed if listed else 0:6.3f}  {shown}"
         )
+        top[system] = top_method_dataset_pairs(G, limit=20)
+    for system, rows in top.items():
+        generic = [r["method"] for r in rows if is_generic_method(r["method"])]
+        print(f"{system}: top 20 pairs, generic building blocks among them: {generic or 'none'}")
+        print("  " + "; ".join(f"{r['method']} -> {r['target']} {r['count']}" for r in rows))
     return 0
 
 

@@ -4,6 +4,7 @@ strings. The graph's APPLIED_TO pairs are built on them."""
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from kg.extractors.names import entity_name_key
 from kg.extractors.trie import trie_regex
@@ -17,7 +18,9 @@ def _cue_regex(cues: Iterable[str], *, whole_words: bool) -> re.Pattern[str]:
     """The entries of a cue list, lowercased, matched at word starts (and ends when
     ``whole_words``) in lowercased text."""
     end = r"(?!\w)" if whole_words else ""
-    return re.compile(r"(?<![\w\-])(?:" + trie_regex(c.lower() for c in cues) + ")" + end)
+    return re.compile(
+        "(?:" + trie_regex((c.lower() for c in cues), not_after=r"[\w\-]") + ")" + end
+    )
 
 
 _EVALUATION = _cue_regex(word_list("evaluation_cues"), whole_words=False)
@@ -31,10 +34,10 @@ _CITATION = re.compile(
 
 
 def sentence_kind(sentence: str) -> str:
-    """BACKGROUND when ``sentence`` is about other people's work (a cue of
-    data/words/background_cues.txt before any word of comparison_cues.txt, or a citation,
-    and no word of own_work_cues.txt saying it is the paper's own); else EVALUATION when it
-    reports an evaluation or application (a cue of evaluation_cues.txt); OTHER otherwise.
+    """EVALUATION when ``sentence`` reports an evaluation or application (a cue of
+    data/words/evaluation_cues.txt) of the paper's own work; BACKGROUND when it reports
+    other people's (a cue of background_cues.txt before any word of comparison_cues.txt,
+    or a citation, and no word of own_work_cues.txt); OTHER when it reports neither.
 
     >>> sentence_kind("We evaluate GRPO on GSM8K.")
     'evaluation'
@@ -48,16 +51,21 @@ def sentence_kind(sentence: str) -> str:
     'other'
     """
     lowered = sentence.lower()
+    if not _EVALUATION.search(lowered):
+        return OTHER
     compared = _COMPARISON.search(lowered)
     before = lowered[: compared.start()] if compared else lowered
-    if (_BACKGROUND.search(before) or _CITATION.search(sentence)) and not _OWN.search(lowered):
+    cited = ("[" in sentence or "(" in sentence or "et al" in lowered) and _CITATION.search(
+        sentence
+    )
+    if (cited or _BACKGROUND.search(before)) and not _OWN.search(lowered):
         return BACKGROUND
-    return EVALUATION if _EVALUATION.search(lowered) else OTHER
+    return EVALUATION
 
 
 _OWN_DATA = re.compile(
-    r"(?<![\w\-])(?:"
-    + trie_regex(w.lower() for w in word_list("own_data_words"))
+    "(?:"
+    + trie_regex((w.lower() for w in word_list("own_data_words")), not_after=r"[\w\-]")
     + r")\s+(?:[\w\-]+\s+){0,2}?(?:"
     + trie_regex([*word_list("dataset_heads"), *word_list("benchmark_heads"), "data"])
     + r")(?!\w)"
@@ -77,6 +85,7 @@ def names_own_data(sentence: str) -> bool:
 _GENERIC = frozenset(entity_name_key(name) for name in word_list("generic_methods"))
 
 
+@lru_cache(maxsize=1 << 16)
 def is_generic_method(name: str, long_form: str | None = None) -> bool:
     """Whether a method named ``name`` (long form ``long_form``) is a generic building
     block, paradigm or optimiser of data/words/generic_methods.txt (case, hyphens, spaces

@@ -32,12 +32,14 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
     applied: dict[tuple[str, str], dict[str, Evidence]] = {}
     for paper, mentions in resolved:
         by_entity: dict[str, tuple[Mention, bool]] = {}
+        # The method, dataset and benchmark mentions, for APPLIED_TO.
         keyed: list[tuple[str, Mention]] = []
         for m in sorted(mentions, key=_text_order):
             key = keys.get((m.type, m.canonical))
             if key is None:
                 key = keys[(m.type, m.canonical)] = S.entity_key(m.type, m.canonical)
-            keyed.append((key, m))
+            if m.type in _APPLIED_KINDS:
+                keyed.append((key, m))
             if key not in entities:
                 _new_entity(entities, edges, aliases, key, m)
             if m.type != S.CONCEPT:
@@ -70,7 +72,7 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
                 label = (m.start, entities[key]["name"])
         attrs = node_attrs(G)[paper]
         attrs["label"] = label[1] if label else None
-        for pair, evidence in paper_pairs(attrs["abstract"], keyed).items():
+        for pair, evidence in (paper_pairs(attrs["abstract"], keyed) if keyed else {}).items():
             applied.setdefault(pair, {})[paper] = evidence
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
@@ -100,6 +102,7 @@ def _applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:
 
 
 _text_order = attrgetter("start", "end")
+_APPLIED_KINDS = frozenset((S.METHOD, *S.COLLECTION_KINDS))
 
 
 def _new_entity(
