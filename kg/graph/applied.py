@@ -10,8 +10,9 @@ A method is applied to a dataset or benchmark in a paper when
 - the paper proposes the dataset and names the method in such a sentence that names no
   dataset but speaks of the paper's own ("we evaluate GPT-4 on our benchmark").
 
-Background and related-work sentences make no pair, and generic building blocks
-(:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method.
+Background and related-work sentences make no pair; generic building blocks
+(:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method, nor is
+a weakly found name (:data:`WEAK_SCORE`) the paper does not propose.
 """
 
 import bisect
@@ -32,6 +33,10 @@ from kg.extractors.rules.sentences import sentence_bounds
 #: A pair named in one evaluation sentence scores 1.0; a proposed method or dataset with
 #: the other named in another evaluation sentence 0.5.
 SAME_SENTENCE, PROPOSED_ELSEWHERE = 1.0, 0.5
+#: A method named by a rule scoring below this (a coined or title-case name the lexicon
+#: does not know) pairs only where the paper proposes it: used, such names are as often
+#: pieces of other names (a dataset's, a system's) as methods.
+WEAK_SCORE = 0.65
 #: What separates two items of one list ("A, B", "A and B", "A, and B", "A/B").
 _LIST_GAP = re.compile(r"\s*(?:[,;/&]\s*(?:and\s+|or\s+)?|and\s+|or\s+)")
 
@@ -58,8 +63,11 @@ def paper_pairs(
     methods: dict[str, list[Mention]] = {}
     targets: dict[str, list[Mention]] = {}
     for key, m in mentions:
-        if m.type == S.METHOD and not is_generic_method(m.canonical, m.long_form):
-            methods.setdefault(key, []).append(m)
+        if m.type == S.METHOD:
+            if (m.score >= WEAK_SCORE or m.role == "proposed") and not is_generic_method(
+                m.canonical, m.long_form
+            ):
+                methods.setdefault(key, []).append(m)
         elif m.type in S.COLLECTION_KINDS:
             targets.setdefault(key, []).append(m)
     if not methods or not targets:

@@ -1,10 +1,18 @@
 """APPLIED_TO pairs of one paper: evaluation sentences, proposed methods, background and
 generic building blocks (sentences written for these tests)."""
 
+from dataclasses import replace
+
 import pytest
 
 from kg.extractors.records import BENCHMARK, DATASET, METHOD, Mention
-from kg.graph.applied import PROPOSED_ELSEWHERE, SAME_SENTENCE, Evidence, paper_pairs
+from kg.graph.applied import (
+    PROPOSED_ELSEWHERE,
+    SAME_SENTENCE,
+    WEAK_SCORE,
+    Evidence,
+    paper_pairs,
+)
 
 
 def mentions(abstract, *names, proposed=()):
@@ -177,3 +185,11 @@ def test_applied_the_sentence_proposing_a_dataset_does_not_evaluate_the_proposed
         ),
     )
     assert found == {}
+
+
+@pytest.mark.parametrize(("role", "pairs"), [("used", 0), ("proposed", 1)])
+def test_applied_a_weakly_found_method_pairs_only_when_the_paper_proposes_it(role, pairs):
+    abstract = "We evaluate FooNet on CIFAR-10."
+    (method, m), target = mentions(abstract, (METHOD, "FooNet"), (DATASET, "CIFAR-10"))
+    weak = replace(m, score=WEAK_SCORE - 0.1, role=role)
+    assert len(paper_pairs(abstract, [(method, weak), target])) == pairs
