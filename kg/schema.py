@@ -28,7 +28,8 @@ from kg.extractors.records import (
 #: 2: author keys are folded names (accents, invisible characters, case, spaces and
 #: punctuation dropped), see docs/graph.md; files of schema 1 are refused (rebuild them).
 #: 3: model versions and sizes are nodes of their own, VARIANT_OF their family; author
-#:    identity (docs/identity.md): merged and split people, ids, AUTHORED.printed.
+#:    identity (docs/identity.md): merged and split people, ids, AUTHORED.printed; APPLIED_TO
+#:    means "evaluated on / applied to" and keeps each paper's evidence sentence.
 SCHEMA_VERSION = 3
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"

@@ -3,7 +3,8 @@
 //   $dataset: Dataset|Benchmark - its key, e.g. "benchmark:glue" (kg query also takes a name)
 //   $include_parts: bool = false - a benchmark also answers for its member datasets (PART_OF)
 // Returns: method, method_key, target, target_key, target_kind, count (supporting papers),
-// papers (by name), evidence (the sentences naming the target in those papers, sorted);
+// papers (by name), evidence (the sentences of those papers that report the method's
+// evaluation or application on the target, sorted);
 // most supporting papers first, ties by method name, method key, then target.
 // Mirrors kg.traverse.methods_on.
 MATCH (d:Concept {key: $dataset})
@@ -16,10 +17,9 @@ UNWIND r.paper_keys AS paper_key
 MATCH (p:Paper {key: paper_key})
 WITH m, r, t, p
 ORDER BY coalesce(p.title, p.label, p.key)
-WITH m, r, t, collect(coalesce(p.title, p.label, p.key)) AS papers, collect(p) AS supporting
-UNWIND supporting AS p
-OPTIONAL MATCH (p)-[e]->(t)
-WITH DISTINCT m, r, t, papers, e.evidence AS sentence
+WITH m, r, t, collect(coalesce(p.title, p.label, p.key)) AS papers
+UNWIND r.evidence AS sentence
+WITH DISTINCT m, r, t, papers, sentence
 ORDER BY sentence
 WITH m, r, t, papers, collect(sentence) AS evidence
 RETURN m.name AS method, m.key AS method_key, t.name AS target, t.key AS target_key,

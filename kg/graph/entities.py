@@ -11,6 +11,7 @@ import networkx as nx
 from kg import schema as S
 from kg.extractors.records import Mention
 from kg.graph._nx import insert_edges, insert_nodes, node_attrs
+from kg.graph.applied import Evidence, paper_pairs
 from kg.graph.variants import lexicon_families, variant_links
 
 #: (from key, to key, relationship type, attributes).
@@ -36,13 +37,17 @@ def add_entity_layer(
     edges: list[Edge] = []
     aliases: dict[str, set[str]] = {}
     keys: dict[tuple[str, str], str] = {}
-    applied: dict[tuple[str, str], dict[str, float]] = {}
+    applied: dict[tuple[str, str], dict[str, Evidence]] = {}
     for paper, mentions in resolved:
         by_entity: dict[str, tuple[Mention, bool]] = {}
+        # The method, dataset and benchmark mentions, for APPLIED_TO.
+        keyed: list[tuple[str, Mention]] = []
         for m in sorted(mentions, key=_text_order):
             key = keys.get((m.type, m.canonical))
             if key is None:
                 key = keys[(m.type, m.canonical)] = S.entity_key(m.type, m.canonical)
+            if m.type in _APPLIED_KINDS:
+                keyed.append((key, m))
             if key not in entities:
                 _new_entity(entities, edges, aliases, key, m)
             if m.type != S.CONCEPT:
@@ -73,8 +78,11 @@ def add_entity_layer(
             )
             if rel == S.PROPOSES and m.type == S.METHOD and (label is None or m.start < label[0]):
                 label = (m.start, entities[key]["name"])
-        node_attrs(G)[paper]["label"] = label[1] if label else None
-        _count_applied_to(applied, paper, by_entity)
+        attrs = node_attrs(G)[paper]
+        attrs["label"] = label[1] if label else None
+        abstract = attrs.get("abstract") or ""
+        for pair, evidence in (paper_pairs(abstract, keyed) if keyed else {}).items():
+            applied.setdefault(pair, {})[paper] = evidence
     methods = (e["name"] for e in entities.values() if e["kind"] == S.METHOD)
     variants = variant_links(methods, lexicon_families() if families is None else families)
     edges += _variant_edges(entities, aliases, variants)
@@ -85,22 +93,28 @@ def add_entity_layer(
     insert_edges(
         G,
         (
-            (
-                method,
-                target,
-                S.APPLIED_TO,
-                {
-                    "papers": len(papers),
-                    "paper_keys": sorted(papers),
-                    "score": sum(papers.values()),
-                },
-            )
+            (method, target, S.APPLIED_TO, _applied_attrs(papers))
             for (method, target), papers in applied.items()
         ),
     )
 
 
+def _applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:
+    """An APPLIED_TO edge's properties: its papers (sorted by key), the summed score, and
+    each paper's evidence sentence and its offsets in the abstract as "start:end" (lists
+    parallel to ``paper_keys``; Neo4j lists hold one type, and the others are strings)."""
+    keys = sorted(papers)
+    return {
+        "papers": len(keys),
+        "paper_keys": keys,
+        "score": round(sum(papers[p].score for p in keys), 4),
+        "evidence": [papers[p].sentence for p in keys],
+        "evidence_at": [f"{papers[p].start}:{papers[p].end}" for p in keys],
+    }
+
+
 _text_order = attrgetter("start", "end")
+_APPLIED_KINDS = frozenset((S.METHOD, *S.COLLECTION_KINDS))
 
 
 def _new_entity(
@@ -148,23 +162,3 @@ def _variant_edges(
         if keys[child] in entities and keys[child] != keys[parent]
     ]
 
-
-def _count_applied_to(
-    applied: dict[tuple[str, str], dict[str, float]],
-    paper: str,
-    by_entity: dict[str, tuple[Mention, bool]],
-) -> None:
-    """Record in ``applied`` the APPLIED_TO pairs of one paper: a method is applied to a
-    dataset or benchmark when one paper mentions both; a paper where they share a sentence
-    (their evidence) scores 1.0, others 0.5."""
-    methods: list[tuple[str, str]] = []
-    targets: list[tuple[str, str]] = []
-    for key, (m, _) in by_entity.items():
-        if m.type == S.METHOD:
-            methods.append((key, m.sentence))
-        elif m.type in S.COLLECTION_KINDS:
-            targets.append((key, m.sentence))
-    for method, sentence in methods:
-        for target, other in targets:
-            papers = applied.setdefault((method, target), {})
-            papers[paper] = max(papers.get(paper, 0.0), 1.0 if sentence == other else 0.5)

@@ -130,6 +130,16 @@ def example_graph() -> nx.MultiDiGraph:
         ("method:ppo", "dataset:imagenet", ["Quantum Walks", "Edge Case"]),
     ]:
         keys = sorted(p for p, t in G.nodes(data="title") if t in titles)
-        G.add_edge(method, target, APPLIED_TO, papers=len(keys), paper_keys=keys, score=1.0)
+        evidence = [G.edges[p, target, EVALUATED_ON] for p in keys]
+        G.add_edge(
+            method,
+            target,
+            APPLIED_TO,
+            papers=len(keys),
+            paper_keys=keys,
+            score=1.0,
+            evidence=[e["evidence"] for e in evidence],
+            evidence_at=[f"{e['start']}:{e['end']}" for e in evidence],
+        )
     set_coauthor_counts(G)
     return G

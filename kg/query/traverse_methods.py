@@ -5,26 +5,13 @@ supported pairs.
 Rows mirror the named queries of the same names; ties are broken by name, then key.
 """
 
-from collections.abc import Iterable
 from typing import Any
 
 import networkx as nx
 
 from kg.query.cache import cached
 from kg.query.lookup import find_node, node_name, paper_name
-from kg.schema import APPLIED_TO, COLLECTION_KINDS, MENTION_RELS, METHOD, PART_OF, VARIANT_OF
-
-
-def _evidence(G: nx.MultiDiGraph, papers: Iterable[str], entity: str) -> list[str]:
-    """The distinct sentences in which ``papers`` name ``entity``, in text order."""
-    return sorted(
-        {
-            attrs["evidence"]
-            for p in papers
-            for rel, attrs in (G.get_edge_data(p, entity) or {}).items()
-            if rel in MENTION_RELS and attrs.get("evidence")
-        }
-    )
+from kg.schema import APPLIED_TO, COLLECTION_KINDS, METHOD, PART_OF, VARIANT_OF
 
 
 def _applied_row(
@@ -39,7 +26,7 @@ def _applied_row(
         "target_kind": G.nodes[target]["kind"],
         "count": attrs.get("papers", len(papers)),
         "papers": sorted(paper_name(G, p) for p in papers),
-        "evidence": _evidence(G, papers, target),
+        "evidence": sorted(set(attrs.get("evidence") or ())),
     }
 
 
@@ -49,8 +36,9 @@ def datasets_of(
     """The datasets and benchmarks a method was applied to, most supporting papers first.
 
     Each row has the supporting paper count, the papers, and the sentences in which those
-    papers name the dataset. With ``include_variants`` a family answers for its versions and
-    sizes too (VARIANT_OF, at any depth); ``method`` says which one each row is about.
+    papers report the method's evaluation or application there (the edge's evidence). With
+    ``include_variants`` a family answers for its versions and sizes too (VARIANT_OF, at any
+    depth); ``method`` says which one each row is about.
 
     >>> from kg.query.example import example_graph
     >>> for row in datasets_of(example_graph(), "Group Relative Policy Optimization"):

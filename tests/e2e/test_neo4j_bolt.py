@@ -5,7 +5,7 @@ import pytest
 
 import kg.neo4j as kn
 from kg.neo4j.batches import serialised_size
-from kg.neo4j.falkordb import EDGE
+from kg.neo4j.falkordb import EDGE, packed_size
 from kg.rows import properties
 from kg.schema import AUTHOR, labels_of
 from tests.helpers.bolt_server import free_port
@@ -102,7 +102,15 @@ def test_push_keeps_every_statement_within_the_byte_cap(connection, monkeypatch)
     write = connection.write
 
     def recording_write(cypher, params=None):
-        sent.append(len(cypher.encode()) + serialised_size(params or {}))
+        # Packed rows travel as one string, its separators one byte each (JSON would
+        # spell them as six).
+        sent.append(
+            len(cypher.encode())
+            + sum(
+                packed_size(v) if isinstance(v, str) else serialised_size(v)
+                for v in (params or {}).values()
+            )
+        )
         return write(cypher, params)
 
     monkeypatch.setattr(connection, "write", recording_write)

@@ -72,13 +72,18 @@ def mention(G, paper, entity, rel, evidence):
 
 
 def applied(G, method, dataset, papers):
+    """APPLIED_TO with each paper's sentence naming the dataset as its evidence."""
+    keys = sorted(papers)
+    evidence = [next(iter(G.get_edge_data(p, dataset).values())) for p in keys]
     G.add_edge(
         method,
         dataset,
         key=schema.APPLIED_TO,
-        papers=len(papers),
-        paper_keys=sorted(papers),
+        papers=len(keys),
+        paper_keys=keys,
         score=1.0,
+        evidence=[e["evidence"] for e in evidence],
+        evidence_at=[f"{e['start']}:{e['end']}" for e in evidence],
     )
 
 

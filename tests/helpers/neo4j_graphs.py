@@ -129,15 +129,26 @@ def small_graph():
     }
     for (method, dataset), papers in applied.items():
         keys = sorted(paper(p) for p in papers)
-        G.add_edge(
-            method,
-            dataset,
-            key=APPLIED_TO,
-            papers=len(keys),
-            paper_keys=keys,
-            score=float(len(keys)),
-        )
+        G.add_edge(method, dataset, key=APPLIED_TO, **applied_props(G, keys, dataset))
     return G
+
+
+def applied_props(G, keys, dataset):
+    """APPLIED_TO properties of ``keys`` (sorted paper keys): each paper's evidence is its
+    sentence naming ``dataset``."""
+    evidence = []
+    for key in keys:
+        (attrs,) = G.get_edge_data(key, dataset).values()
+        abstract = G.nodes[key]["abstract"]
+        start = abstract.index(attrs["evidence"])
+        evidence.append((attrs["evidence"], f"{start}:{start + len(attrs['evidence'])}"))
+    return {
+        "papers": len(keys),
+        "paper_keys": keys,
+        "score": float(len(keys)),
+        "evidence": [e for e, _ in evidence],
+        "evidence_at": [at for _, at in evidence],
+    }
 
 
 def reingest_lora(G):
@@ -170,7 +181,6 @@ def reingest_lora(G):
         rule="lexicon",
         score=0.8,
     )
-    G.edges[lora, entity_key(DATASET, "GSM8K"), APPLIED_TO].update(
-        papers=2, paper_keys=sorted([key, paper("mix")]), score=2.0
-    )
+    gsm8k = entity_key(DATASET, "GSM8K")
+    G.edges[lora, gsm8k, APPLIED_TO].update(applied_props(G, sorted([key, paper("mix")]), gsm8k))
     return G

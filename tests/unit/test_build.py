@@ -106,7 +106,13 @@ def test_mentions_become_edges_label_applied_to_and_part_of():
     assert G.nodes[paper]["label"] == "SparseNet"
     assert G.edges["dataset:mnli", "benchmark:glue", S.PART_OF] == {}
     applied = G.edges["method:sparsenet", "dataset:mnli", S.APPLIED_TO]
-    assert applied == {"papers": 1, "paper_keys": [paper], "score": 1.0}
+    assert applied == {
+        "papers": 1,
+        "paper_keys": [paper],
+        "score": 1.0,
+        "evidence": ["We train a small model on CIFAR-10."],
+        "evidence_at": ["0:35"],
+    }
 
 
 def test_reingesting_a_changed_paper_replaces_its_edges_and_prunes_orphans():

@@ -171,9 +171,10 @@ def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
     )
 
 
-def test_schema_3_has_model_variants_and_author_identity():
-    # Schema 2 changed author keys to folded names, schema 3 added the model versions and
-    # sizes with their VARIANT_OF links (docs/graph.md) and author identity (docs/identity.md).
+def test_schema_3_has_model_variants_author_identity_and_applied_to_evidence():
+    # Schema 2 changed author keys to folded names; schema 3 added the model versions and
+    # sizes with their VARIANT_OF links (docs/graph.md), author identity (docs/identity.md)
+    # and gave APPLIED_TO its evaluation meaning and evidence.
     assert SCHEMA_VERSION == 3
 
 

@@ -1,0 +1,171 @@
+"""APPLIED_TO: the method-dataset pairs a paper reports evaluating or applying.
+
+A method is applied to a dataset or benchmark in a paper when
+
+- both are named in one sentence that reports an evaluation or application
+  (:func:`kg.extractors.rules.evaluations.sentence_kind`), and the method is not one more
+  item of a list of datasets ("on MNIST, SVHN and Clothing1M"), or
+- the paper proposes the method and names the dataset in such a sentence (other than the
+  one that proposes the dataset), or
+- the paper proposes the dataset and names the method in such a sentence that names no
+  dataset but speaks of the paper's own ("we evaluate GPT-4 on our benchmark").
+
+Background and related-work sentences make no pair; generic building blocks
+(:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method, nor is
+a weakly found name (:data:`WEAK_SCORE`) the paper does not propose.
+"""
+
+import bisect
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from kg import schema as S
+from kg.extractors.records import Mention
+from kg.extractors.rules.evaluations import (
+    EVALUATION,
+    is_generic_method,
+    names_own_data,
+    sentence_kind,
+)
+from kg.extractors.rules.sentences import sentence_bounds
+
+#: A pair named in one evaluation sentence scores 1.0; a proposed method or dataset with
+#: the other named in another evaluation sentence 0.5.
+SAME_SENTENCE, PROPOSED_ELSEWHERE = 1.0, 0.5
+#: A method named by a rule scoring below this (a coined or title-case name the lexicon
+#: does not know) pairs only where the paper proposes it: used, such names are as often
+#: pieces of other names (a dataset's, a system's) as methods.
+WEAK_SCORE = 0.65
+#: What separates two items of one list ("A, B", "A and B", "A, and B", "A/B").
+_LIST_GAP = re.compile(r"\s*(?:[,;/&]\s*(?:and\s+|or\s+)?|and\s+|or\s+)")
+
+
+class Evidence(NamedTuple):
+    """One paper's support of a pair: its score and the evidence sentence (offsets into
+    the abstract, and its text)."""
+
+    score: float
+    start: int
+    end: int
+    sentence: str
+
+
+def paper_pairs(
+    abstract: str, mentions: Iterable[tuple[str, Mention]]
+) -> dict[tuple[str, str], Evidence]:
+    """The (method key, dataset or benchmark key) pairs one paper supports, with their
+    evidence: the first evaluation sentence naming both, else the first evaluation
+    sentence naming the one the paper did not propose.
+
+    ``mentions`` are (entity key, resolved Mention) of the paper's mentions.
+    """
+    methods: dict[str, list[Mention]] = {}
+    targets: dict[str, list[Mention]] = {}
+    for key, m in mentions:
+        if m.type == S.METHOD:
+            if (m.score >= WEAK_SCORE or m.role == "proposed") and not is_generic_method(
+                m.canonical, m.long_form
+            ):
+                methods.setdefault(key, []).append(m)
+        elif m.type in S.COLLECTION_KINDS:
+            targets.setdefault(key, []).append(m)
+    if not methods or not targets:
+        return {}
+    bounds = sentence_bounds(abstract)
+    starts = [a for a, _ in bounds]
+    evaluations: dict[int, bool] = {}
+
+    def evaluated(spans: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
+        """The spans of an entity by evaluation sentence."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        for span in spans:
+            i = bisect.bisect_right(starts, span[0]) - 1
+            if i not in evaluations:
+                a, b = bounds[i]
+                evaluations[i] = sentence_kind(abstract[a:b]) == EVALUATION
+            if evaluations[i]:
+                out.setdefault(i, []).append(span)
+        return out
+
+    target_at = {key: evaluated(occurrences(abstract, ms)) for key, ms in targets.items()}
+    target_at = {key: where for key, where in target_at.items() if where}
+    # The sentence that proposes a dataset evaluates there only what it names ("we propose
+    # X to evaluate LLMs" says nothing of the paper's proposed method).
+    proposing = {
+        key: {bisect.bisect_right(starts, m.start) - 1 for m in ms if m.role == "proposed"}
+        for key, ms in targets.items()
+    }
+    if not target_at and not any(proposing.values()):
+        return {}
+    in_sentence: dict[int, list[tuple[int, int]]] = {}
+    for where in target_at.values():
+        for i, spans in where.items():
+            in_sentence.setdefault(i, []).extend(spans)
+    pairs: dict[tuple[str, str], Evidence] = {}
+
+    def names_own(i: int) -> bool:
+        a, b = bounds[i]
+        return names_own_data(abstract[a:b])
+
+    def support(pair: tuple[str, str], score: float, i: int) -> None:
+        old = pairs.get(pair)
+        if old is None or score > old.score:
+            a, b = bounds[i]
+            pairs[pair] = Evidence(score, a, b, abstract[a:b])
+
+    for method, ms in methods.items():
+        method_at = {
+            i: spans
+            for i, spans in evaluated(occurrences(abstract, ms)).items()
+            if not any(_listed(abstract, s, t) for s in spans for t in in_sentence.get(i, ()))
+        }
+        proposed = any(m.role == "proposed" for m in ms)
+        for target in targets:
+            where = target_at.get(target, {})
+            shared = sorted(set(where) & set(method_at))
+            if shared:
+                support((method, target), SAME_SENTENCE, shared[0])
+            elif proposed and set(where) - proposing[target]:
+                support((method, target), PROPOSED_ELSEWHERE, min(set(where) - proposing[target]))
+            elif proposing[target]:
+                own = [i for i in sorted(method_at) if i not in in_sentence and names_own(i)]
+                if own:
+                    support((method, target), PROPOSED_ELSEWHERE, own[0])
+    return pairs
+
+
+def _listed(abstract: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether spans ``a`` and ``b`` are neighbouring items of one list."""
+    gap = abstract[a[1] : b[0]] if a[1] <= b[0] else abstract[b[1] : a[0]]
+    return len(gap) < 8 and _LIST_GAP.fullmatch(gap) is not None
+
+
+def occurrences(abstract: str, mentions: Iterable[Mention]) -> list[tuple[int, int]]:
+    """Where ``abstract`` names the entity of ``mentions``: their spans and those of their
+    surface forms (texts and aliases, as whole words, a plural "s" allowed), sorted.
+
+    >>> m = Mention("Method", "LoRA", "LoRA", 4, 8, "", "test", 1.0, aliases=("low-rank adapters",))
+    >>> occurrences("Our LoRA beats LoRAX; LoRAs and low-rank adapters help.", [m])
+    [(4, 8), (22, 27), (32, 49)]
+    """
+    found: set[tuple[int, int]] = set()
+    forms: set[str] = set()
+    for m in mentions:
+        found.add((m.start, m.end))
+        forms.add(m.text)
+        forms.update(m.aliases)
+    for form in forms:
+        if len(form) < 2:
+            continue
+        i = abstract.find(form)
+        while i >= 0:
+            j = i + len(form)
+            if j < len(abstract) and abstract[j] == "s":
+                j += 1
+            if (i == 0 or not abstract[i - 1].isalnum()) and (
+                j == len(abstract) or not abstract[j].isalnum()
+            ):
+                found.add((i, j))
+            i = abstract.find(form, i + 1)
+    return sorted(found)
