@@ -12,6 +12,7 @@ import re
 from kg.extractors.records import BENCHMARK, DATASET, METHOD
 from kg.extractors.rules.names import is_name_shaped
 from kg.extractors.rules.sentences import sentence_start
+from kg.extractors.trie import trie_regex
 from kg.extractors.words import word_list, word_set
 
 _NON_NAMES = word_set("non_names")
@@ -33,44 +34,138 @@ _LIST = rf"{_ITEM}(?:{_SEPARATOR}{_ITEM})*"
 _ITEM_RE = re.compile(_ITEM)
 _COLLECTION = r"(?:data ?sets?|corpora|corpus|benchmarks?|suites?)"
 
-#: "the X, Y and Z datasets": a list before a collection head.
-_HEADED_LIST = re.compile(rf"(?<![\w\-])({_LIST}) ({_COLLECTION})\b")
+
+def _starting(words: list[str]) -> str:
+    """A fast regex (string) for any of ``words`` starting a word, capitalised or not."""
+    return trie_regex(
+        {w for word in words for w in (word, word[0].upper() + word[1:])}, not_after=r"\w"
+    )
+
+
+#: "the X, Y and Z datasets": a list before a collection head (found head first).
+_COLLECTION_HEAD = re.compile(
+    " ("
+    + trie_regex(
+        [
+            "datasets",
+            "dataset",
+            "data sets",
+            "data set",
+            "corpora",
+            "corpus",
+            "benchmarks",
+            "benchmark",
+            "suites",
+            "suite",
+        ]
+    )
+    + r")\b"
+)
+_LIST_BEFORE = re.compile(rf"(?<![\w\-])({_LIST})\Z")
 #: "benchmarks such as X, Y and Z", "two datasets: X and Y".
 _CUED_LIST = re.compile(
-    rf"\b({_COLLECTION}|models|methods|baselines|algorithms|architectures|LLMs)"
-    rf"(?:,? (?:such as|including|like|namely|e\.g\.,?|i\.e\.,?)|:| \((?:e\.g\.,? )?)"
-    rf" (?:the )?({_LIST})"
+    "("
+    + _starting(
+        [
+            "datasets",
+            "data sets",
+            "corpora",
+            "benchmarks",
+            "suites",
+            "models",
+            "methods",
+            "baselines",
+            "algorithms",
+            "architectures",
+            "frameworks",
+            "approaches",
+            "techniques",
+            "optimizers",
+        ]
+    )
+    + "|LLMs)"
+    + r"(?:,? (?:such as|including|like|namely|e\.g\.,?|i\.e\.,?)|:| \((?:e\.g\.,? )?)"
+    + rf" (?:the )?({_LIST})"
 )
 #: "experiments on X and Y", "results across X, Y and Z".
 _EVALUATION_LIST = re.compile(
-    r"\b(?i:experiments?|evaluat\w*|results?|tested|tests?|performance|accuracy|"
-    r"improvements?|state-of-the-art|gains?|benchmarked|validated?)"
-    rf" (?:[\w\-]+ ){{0,3}}?(?:on|across) (?:the )?({_LIST})"
+    _starting(
+        [
+            "experiment",
+            "experiments",
+            "evaluate",
+            "evaluated",
+            "evaluation",
+            "evaluations",
+            "evaluating",
+            "result",
+            "results",
+            "tested",
+            "test",
+            "tests",
+            "performance",
+            "accuracy",
+            "improvement",
+            "improvements",
+            "state-of-the-art",
+            "gain",
+            "gains",
+            "benchmarked",
+            "validate",
+            "validated",
+        ]
+    )
+    + rf" (?:[\w\-]+ ){{0,3}}?(?:on|across) (?:the )?({_LIST})"
 )
 #: "compared with X and Y", "outperforms X, Y and Z", "baselines X and Y".
 _BASELINE_LIST = re.compile(
-    r"\b(?:compared? (?:with|to|against)|comparisons? (?:with|to|against)|baselines?|"
-    r"outperform(?:s|ing|ed)?|surpass(?:es|ing|ed)?)"
-    r" (?:(?:the|strong|existing|previous|prior|state-of-the-art|competitive|several|"
-    rf"other|popular|such as|including|like) )*({_LIST})"
+    _starting(
+        [
+            "compared with",
+            "compared to",
+            "compared against",
+            "compare with",
+            "compare to",
+            "compare against",
+            "comparison with",
+            "comparison to",
+            "comparisons with",
+            "comparisons to",
+            "baseline",
+            "baselines",
+            "outperform",
+            "outperforms",
+            "outperforming",
+            "outperformed",
+            "surpass",
+            "surpasses",
+            "surpassing",
+            "surpassed",
+        ]
+    )
+    + r" (?:(?:the|strong|existing|previous|prior|state-of-the-art|competitive|several|"
+    + rf"other|popular|such as|including|like) )*({_LIST})"
 )
-_RESULT_VERBS = "|".join(word_list("result_verbs"))
-#: "X outperforms ...", "Experiments show that X achieves ...".
-_RESULT_SUBJECT = re.compile(
-    r"(?<![\w\-])([A-Z][a-z]+[A-Za-z]*) (?:also |further |consistently |significantly |"
-    rf"substantially |clearly |even )?(?:{_RESULT_VERBS})\b"
+#: The verbs of a result ("X outperforms ...", "we show that X achieves ...").
+_RESULT_VERB = re.compile(" (?:" + "|".join(word_list("result_verbs")) + r")\b")
+_SUBJECT_BEFORE = re.compile(
+    r"(?<![\w\-])([A-Z][a-z]+[A-Za-z]*(?:-[a-z]+-[A-Z][a-z]+)?)"
+    r"(?: also| further| consistently| significantly| substantially| clearly| even)?\Z"
 )
 #: "our X", "the proposed X", "our method, X".
 _OUR_NAME = re.compile(
-    r"\b(?:[Oo]ur (?:proposed )?|[Tt]he proposed )(?P<head>(?:method|model|framework|approach|"
+    trie_regex(["our ", "Our ", "the proposed ", "The proposed "], not_after=r"\w")
+    + r"(?:proposed )?(?P<head>(?:method|model|framework|approach|"
     r"algorithm|system|architecture|network|agent|pipeline)s?,? )?"
-    r"(?P<name>[A-Z][a-z][\w\-]*(?: [A-Z][\w\-]*){0,2})\+?"
+    r"(?P<name>[A-Z][a-z][\w\-]*(?: [A-Z][\w\-]*){0,2}\+?)"
 )
-#: "the Viterbi algorithm", "a Hopfield network".
-_METHOD_HEADED = re.compile(
-    r"\b(?:[Tt]he|an?) ([A-Z][a-z]+(?:-[A-Z][a-z]+)?) (algorithm|model|network|filter|"
-    r"sampler|estimator)s?\b"
+#: "the Viterbi algorithm", "a Hopfield network" (found head first).
+_METHOD_HEAD = re.compile(
+    " ("
+    + trie_regex(["algorithm", "model", "network", "filter", "sampler", "estimator"])
+    + r")s?\b"
 )
+_ARTICLE_NAME_BEFORE = re.compile(r"(?<![\w\-])(?:[Tt]he|an?) ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\Z")
 
 
 def _is_plain_name(word: str) -> bool:
@@ -150,13 +245,14 @@ def list_spans(text: str) -> list[ListSpans]:
     ['Foo-1', 'Bar Baz'] Dataset evaluation
     """
     found: list[ListSpans] = []
-    for m in _HEADED_LIST.finditer(text):
-        items = _items(text, *m.span(1))
+    for head in _COLLECTION_HEAD.finditer(text):
+        m = _LIST_BEFORE.search(text, max(0, head.start() - 160), head.start())
+        items = _items(text, *m.span(1)) if m else []
         if len(items) > 1:  # one name before its head is the headed-name rule's
-            found.append((items, _kind(m.group(2)), "headed"))
+            found.append((items, _kind(head.group(1)), "headed"))
     for m in _CUED_LIST.finditer(text):
         cue = m.group(1)
-        kind = _kind(cue) if re.fullmatch(_COLLECTION, cue) else METHOD
+        kind = _kind(cue) if re.fullmatch(_COLLECTION, cue.lower()) else METHOD
         found.append((_items(text, *m.span(2)), kind, "cued"))
     for pattern, kind, cue in (
         (_EVALUATION_LIST, DATASET, "evaluation"),
@@ -178,7 +274,10 @@ def result_subject_spans(text: str) -> list[tuple[int, int]]:
     ['Hydra']
     """
     found = []
-    for m in _RESULT_SUBJECT.finditer(text):
+    for verb in _RESULT_VERB.finditer(text):
+        m = _SUBJECT_BEFORE.search(text, max(0, verb.start() - 60), verb.start())
+        if m is None:
+            continue
         word = m.group(1)
         if not _is_plain_name(word) or is_name_shaped(word):
             continue  # a coined name is the coined-name rule's
@@ -230,8 +329,11 @@ def method_headed_spans(text: str) -> list[tuple[int, int]]:
     ['Viterbi algorithm']
     """
     found = []
-    for m in _METHOD_HEADED.finditer(text):
+    for head in _METHOD_HEAD.finditer(text):
+        m = _ARTICLE_NAME_BEFORE.search(text, max(0, head.start() - 40), head.start())
+        if m is None:
+            continue
         word = m.group(1)
         if all(_is_plain_name(w) for w in word.split("-")) and not is_name_shaped(word):
-            found.append((m.start(1), m.end(2)))
+            found.append((m.start(1), head.end(1)))
     return found

@@ -37,6 +37,10 @@ def listed(sentence):
             [(["Osprey", "Merlin"], "Method", "cued")],
         ),
         (
+            "It helps frameworks such as Loom and Weft-2 by 3 points.",
+            [(["Loom", "Weft-2"], "Method", "cued")],
+        ),
+        (
             "Experiments on Plover, Heron-2 and CIFAR-10 confirm it.",
             [(["Plover", "Heron-2", "CIFAR-10"], "Dataset", "evaluation")],
         ),
@@ -75,6 +79,7 @@ def test_list_spans_negative(sentence):
     [
         ("Hydra outperforms the strongest baseline.", ["Hydra"]),
         ("Our tests show that Quillon achieves the best recall.", ["Quillon"]),
+        ("Split-and-Merge outperforms it.", ["Split-and-Merge"]),
         ("It outperforms all baselines.", []),
         ("This achieves more.", []),
         ("Bayesian inference outperforms it.", []),  # not the subject of the verb
