@@ -35,116 +35,60 @@ _ITEM_RE = re.compile(_ITEM)
 _COLLECTION = r"(?:data ?sets?|corpora|corpus|benchmarks?|suites?)"
 
 
-def _starting(words: list[str]) -> str:
-    """A fast regex (string) for any of ``words`` starting a word, capitalised or not."""
-    return trie_regex(
-        {w for word in words for w in (word, word[0].upper() + word[1:])}, not_after=r"\w"
-    )
+def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
+    """Sorted offsets of each needle in ``lowered``, found with ``str.find`` (far faster
+    than a regex scan of the whole text), each where a word starts."""
+    found = []
+    for needle in needles:
+        at = lowered.find(needle)
+        while at >= 0:
+            if at == 0 or needle[0] == " " or not lowered[at - 1].isalnum():
+                found.append(at)
+            at = lowered.find(needle, at + 1)
+    return sorted(found)
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case, one character for one (offsets unchanged: "İ" is "i")."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower()[:1] for c in text)
 
 
 #: "the X, Y and Z datasets": a list before a collection head (found head first).
 _COLLECTION_HEAD = re.compile(
     " ("
     + trie_regex(
-        [
-            "datasets",
-            "dataset",
-            "data sets",
-            "data set",
-            "corpora",
-            "corpus",
-            "benchmarks",
-            "benchmark",
-            "suites",
-            "suite",
-        ]
+        ["datasets", "dataset", "data sets", "data set", "corpora", "corpus"]
+        + ["benchmarks", "benchmark", "suites", "suite"]
     )
     + r")\b"
 )
 _LIST_BEFORE = re.compile(rf"(?<![\w\-])({_LIST})\Z")
-#: "benchmarks such as X, Y and Z", "two datasets: X and Y".
+#: "benchmarks such as X, Y and Z", "two datasets: X and Y" (found cue first).
+_CUES: tuple[str, ...] = ("dataset", "data set", "corpora", "benchmark", "suite", "model")
+_CUES += ("method", "baseline", "algorithm", "architecture", "framework", "approach")
+_CUES += ("technique", "optimizer", "llm")
 _CUED_LIST = re.compile(
-    "("
-    + _starting(
-        [
-            "datasets",
-            "data sets",
-            "corpora",
-            "benchmarks",
-            "suites",
-            "models",
-            "methods",
-            "baselines",
-            "algorithms",
-            "architectures",
-            "frameworks",
-            "approaches",
-            "techniques",
-            "optimizers",
-        ]
-    )
-    + "|LLMs)"
-    + r"(?:,? (?:such as|including|like|namely|e\.g\.,?|i\.e\.,?)|:| \((?:e\.g\.,? )?)"
-    + rf" (?:the )?({_LIST})"
+    r"(?i:(data ?sets|corpora|benchmarks|suites|models|methods|baselines|algorithms|"
+    r"architectures|frameworks|approaches|techniques|optimizers|LLMs))"
+    r"(?:,? (?:such as|including|like|namely|e\.g\.,?|i\.e\.,?)|:| \((?:e\.g\.,? )?)"
+    rf" (?:the )?({_LIST})"
 )
-#: "experiments on X and Y", "results across X, Y and Z".
-_EVALUATION_LIST = re.compile(
-    _starting(
-        [
-            "experiment",
-            "experiments",
-            "evaluate",
-            "evaluated",
-            "evaluation",
-            "evaluations",
-            "evaluating",
-            "result",
-            "results",
-            "tested",
-            "test",
-            "tests",
-            "performance",
-            "accuracy",
-            "improvement",
-            "improvements",
-            "state-of-the-art",
-            "gain",
-            "gains",
-            "benchmarked",
-            "validate",
-            "validated",
-        ]
-    )
-    + rf" (?:[\w\-]+ ){{0,3}}?(?:on|across) (?:the )?({_LIST})"
+#: "experiments on X and Y", "results across X, Y and Z" (found list first).
+_LIST_AFTER = re.compile(rf"(?:on|across) (?:the )?({_LIST})")
+_EVALUATION_BEFORE = re.compile(
+    r"(?<![\w\-])(?i:experiments?|evaluat\w*|results?|tested|tests?|performance|accuracy|"
+    r"improvements?|state-of-the-art|gains?|benchmarked|validated?)(?: [\w\-]+){0,3}? \Z"
 )
-#: "compared with X and Y", "outperforms X, Y and Z", "baselines X and Y".
+#: "compared with X and Y", "outperforms X, Y and Z", "baselines X and Y" (found cue first).
+_BASELINE_CUES = ("compar", "baseline", "outperform", "surpass")
 _BASELINE_LIST = re.compile(
-    _starting(
-        [
-            "compared with",
-            "compared to",
-            "compared against",
-            "compare with",
-            "compare to",
-            "compare against",
-            "comparison with",
-            "comparison to",
-            "comparisons with",
-            "comparisons to",
-            "baseline",
-            "baselines",
-            "outperform",
-            "outperforms",
-            "outperforming",
-            "outperformed",
-            "surpass",
-            "surpasses",
-            "surpassing",
-            "surpassed",
-        ]
-    )
-    + r" (?:(?:the|strong|existing|previous|prior|state-of-the-art|competitive|several|"
-    + rf"other|popular|such as|including|like) )*({_LIST})"
+    r"(?i:compared? (?:with|to|against)|comparisons? (?:with|to|against)|baselines?|"
+    r"outperform(?:s|ing|ed)?|surpass(?:es|ing|ed)?)"
+    r" (?:(?:the|strong|existing|previous|prior|state-of-the-art|competitive|several|"
+    rf"other|popular|such as|including|like) )*({_LIST})"
 )
 #: The verbs of a result ("X outperforms ...", "we show that X achieves ...").
 _RESULT_VERB = re.compile(" (?:" + "|".join(word_list("result_verbs")) + r")\b")
@@ -152,10 +96,9 @@ _SUBJECT_BEFORE = re.compile(
     r"(?<![\w\-])([A-Z][a-z]+[A-Za-z]*(?:-[a-z]+-[A-Z][a-z]+)?)"
     r"(?: also| further| consistently| significantly| substantially| clearly| even)?\Z"
 )
-#: "our X", "the proposed X", "our method, X".
+#: "our X", "the proposed X", "our method, X" (found "our"/"proposed" first).
 _OUR_NAME = re.compile(
-    trie_regex(["our ", "Our ", "the proposed ", "The proposed "], not_after=r"\w")
-    + r"(?:proposed )?(?P<head>(?:method|model|framework|approach|"
+    r"(?:[Oo]ur (?:proposed )?|[Tt]he proposed )(?P<head>(?:method|model|framework|approach|"
     r"algorithm|system|architecture|network|agent|pipeline)s?,? )?"
     r"(?P<name>[A-Z][a-z][\w\-]*(?: [A-Z][\w\-]*){0,2}\+?)"
 )
@@ -246,22 +189,32 @@ def list_spans(text: str) -> list[ListSpans]:
     """
     found: list[ListSpans] = []
     for head in _COLLECTION_HEAD.finditer(text):
+        word = text[text.rfind(" ", 0, head.start()) + 1 : head.start()]
+        if word == word.lower():
+            continue  # "two datasets", "benchmark suites": no name before the head
         m = _LIST_BEFORE.search(text, max(0, head.start() - 160), head.start())
         items = _items(text, *m.span(1)) if m else []
         if len(items) > 1:  # one name before its head is the headed-name rule's
             found.append((items, _kind(head.group(1)), "headed"))
-    for m in _CUED_LIST.finditer(text):
-        cue = m.group(1)
-        kind = _kind(cue) if re.fullmatch(_COLLECTION, cue.lower()) else METHOD
-        found.append((_items(text, *m.span(2)), kind, "cued"))
-    for pattern, kind, cue in (
-        (_EVALUATION_LIST, DATASET, "evaluation"),
-        (_BASELINE_LIST, METHOD, "baseline"),
-    ):
-        for m in pattern.finditer(text):
+    lowered = _lowered(text)
+    for at in _positions(lowered, _CUES):
+        m = _CUED_LIST.match(text, at)
+        if m:
+            cue = m.group(1)
+            kind = _kind(cue) if re.fullmatch(_COLLECTION, cue.lower()) else METHOD
+            found.append((_items(text, *m.span(2)), kind, "cued"))
+    for at in _positions(lowered, (" on ", " across ")):
+        m = _LIST_AFTER.match(text, at + 1)
+        if m and _EVALUATION_BEFORE.search(text, max(0, at - 60), at + 1):
             items = _items(text, *m.span(1))
             if len(items) > 1:
-                found.append((items, kind, cue))
+                found.append((items, DATASET, "evaluation"))
+    for at in _positions(lowered, _BASELINE_CUES):
+        m = _BASELINE_LIST.match(text, at)
+        if m:
+            items = _items(text, *m.span(1))
+            if len(items) > 1:
+                found.append((items, METHOD, "baseline"))
     return [f for f in found if f[0]]
 
 
@@ -305,7 +258,10 @@ def own_name_spans(text: str) -> list[tuple[int, int]]:
     ['Sparrow']
     """
     found = []
-    for m in _OUR_NAME.finditer(text):
+    for at in _positions(_lowered(text), ("our ", "the proposed ")):
+        m = _OUR_NAME.match(text, at)
+        if m is None:
+            continue
         words = m.group("name").split(" ")
         if not all(_is_plain_name(w) for w in words):
             continue
