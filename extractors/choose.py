@@ -50,6 +50,7 @@ LIST_NAME = "list-name"
 RESULT_SUBJECT = "result-subject"
 OWN_NAME = "own-name"
 METHOD_HEADED = "method-headed"
+METRIC_HEADED = "metric-headed"
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ RULES = (
     Rule(ABBREVIATION, 0.85, 0),
     Rule(SHORT_FORM, 0.0, 0),
     Rule(MODEL_VERSION, 0.9, 1),
+    Rule(METRIC_HEADED, 0.75, 1),
     Rule(TASK_NOUN, 0.7, 1),
     Rule(LEXICON, 0.9, 2),
     Rule(SENSE_BY_CONTEXT, 0.8, 2),

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from kg.extractors.choose import (
     LIST_NAME,
     METHOD_HEADED,
+    METRIC_HEADED,
     OWN_NAME,
     RESULT_SUBJECT,
     SENSE_BY_CONTEXT,
@@ -14,10 +15,11 @@ from kg.extractors.choose import (
 )
 from kg.extractors.kinds import method_sense_entry
 from kg.extractors.lexicon import Lexicon
-from kg.extractors.records import BENCHMARK, COLLECTION_TYPES, DATASET, METHOD
+from kg.extractors.records import BENCHMARK, COLLECTION_TYPES, DATASET, METHOD, METRIC
 from kg.extractors.rules.lists import (
     list_spans,
     method_headed_spans,
+    metric_headed_spans,
     own_name_spans,
     result_subject_spans,
 )
@@ -65,4 +67,13 @@ def placed_name_candidates(
             name = text[a:b]
             if lexicon.lookup(name) is None and name not in defined:
                 found.append(Candidate(a, b, METHOD, name, rule))
+    for a, b in metric_headed_spans(text):
+        name = text[a:b]
+        known = lexicon.lookup(name.rsplit(" ", 1)[0])
+        # A known measure keeps its own name ("BLEU score"), a collection its own type; an
+        # unknown name before a lowercase "score" is the coined-name rule's Metric.
+        if lexicon.lookup(name) is None and (
+            known is None and name.endswith("Score") or known is not None and known.type == METHOD
+        ):
+            found.append(Candidate(a, b, METRIC, name, METRIC_HEADED))
     return found

@@ -293,3 +293,29 @@ def method_headed_spans(text: str) -> list[tuple[int, int]]:
         if all(_is_plain_name(w) for w in word.split("-")) and not is_name_shaped(word):
             found.append((m.start(1), head.end(1)))
     return found
+
+
+_NAME_BEFORE_SCORE = re.compile(r"(?<![\w\-])([A-Za-z][\w\-]*[A-Z][\w\-]*)\Z")
+
+
+def metric_headed_spans(text: str) -> list[tuple[int, int]]:
+    """A name with "score" after it, head included: a measure whatever the name is
+    elsewhere ("the FEVER score", "SBERT score", "ViCLIP Score"; not "high score").
+
+    >>> s = "We report the QuuxQA score and a high score on it, and the Bar Score."
+    >>> [s[a:b] for a, b in metric_headed_spans(s)]
+    ['QuuxQA score']
+    """
+    found = []
+    for at in _positions(text, (" score", " Score")):
+        end = at + len(" score")
+        if end < len(text) and (text[end].isalnum() or text[end] == "-"):
+            continue  # "scored", "score-based"
+        m = _NAME_BEFORE_SCORE.search(text, max(0, at - 40), at)
+        if m is None:
+            continue
+        word = m.group(1)
+        if word in _NON_NAMES or not (is_name_shaped(word) or word.isupper() and len(word) > 1):
+            continue
+        found.append((m.start(1), end))
+    return found

@@ -10,6 +10,7 @@ from kg.extractors.rules.lists import (
     ends_name,
     list_spans,
     method_headed_spans,
+    metric_headed_spans,
     own_name_spans,
     result_subject_spans,
 )
@@ -124,6 +125,19 @@ def test_method_headed_spans(sentence, names):
 
 
 @pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("We report the QuuxQA score on it.", ["QuuxQA score"]),
+        ("Both the ZORB score and the BarNet Score rise.", ["ZORB score", "BarNet Score"]),
+        ("A high score and the Final score help.", []),
+        ("The FooNet scored well; a FooNet score-based rule fails.", []),
+    ],
+)
+def test_metric_headed_spans(sentence, names):
+    assert [sentence[a:b] for a, b in metric_headed_spans(sentence)] == names
+
+
+@pytest.mark.parametrize(
     "sentence, word, ends",
     [
         ("Highway networks help.", "Highway", False),
@@ -201,6 +215,11 @@ def found(nlp, text):
             [("Method", "Viterbi algorithm", "method-headed", "used")],
         ),
         ("We evaluate on English, German and French.", []),
+        (
+            "We report the ZORB Score.",
+            [("Metric", "ZORB Score", "metric-headed", "used")],
+        ),
+        ("We report the BLEU score.", [("Metric", "BLEU score", "lexicon", "used")]),
     ],
 )
 def test_mentions_of_placed_names(nlp, text, expected):
