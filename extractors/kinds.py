@@ -150,7 +150,16 @@ def named_phrase_type(phrase: str) -> str:
     if phrase.rsplit(" ", 1)[-1].lower() in _EVENT_HEADS:
         return IGNORE  # "TextGraphs 2020 Shared Tasks", "ICML Workshop"
     kind = phrase_type(phrase)
-    return kind if kind in (DATASET, BENCHMARK, METRIC) else METHOD
+    if kind in (DATASET, BENCHMARK, METRIC):
+        return kind
+    words = phrase.lower().split()
+    if words[-1] in _TITLE_TASK_HEADS and not any(w in _TITLE_METHOD_WORDS for w in words):
+        return TASK  # "Speech Act Classification"; not "Connectionist Temporal Classification"
+    return METHOD
+
+
+_TITLE_TASK_HEADS = word_set("title_task_heads")
+_TITLE_METHOD_WORDS = word_set("title_method_modifiers")
 
 
 _EVENT_HEADS = word_set("event_heads")

@@ -4,7 +4,7 @@ to a whole abstract's mentions, on sentences we wrote."""
 
 import pytest
 
-from kg.extractors.kinds import method_sense, method_sense_entry
+from kg.extractors.kinds import method_sense, method_sense_entry, named_phrase_type
 from kg.extractors.nlp import build_nlp, load_lexicon_cached
 from kg.extractors.rules.lists import (
     ends_name,
@@ -224,3 +224,18 @@ def found(nlp, text):
 )
 def test_mentions_of_placed_names(nlp, text, expected):
     assert found(nlp, text) == expected
+
+
+@pytest.mark.parametrize(
+    "phrase, kind",
+    [
+        ("Speech Act Classification", "Task"),
+        ("Shallow Discourse Parsing", "Task"),
+        ("Connectionist Temporal Classification", "Method"),
+        ("Deep Hashing Recognition", "Method"),
+        ("Soft Gradient Surgery", "Method"),
+        ("Spatial Pyramid Matching", "Method"),
+    ],
+)
+def test_named_phrase_type_by_task_head(phrase, kind):
+    assert named_phrase_type(phrase) == kind
