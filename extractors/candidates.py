@@ -37,6 +37,7 @@ from kg.extractors.choose import (
 from kg.extractors.kinds import (
     coined_type,
     long_form_type,
+    method_sense,
     named_phrase_type,
     own_type,
     proposed_name_type,
@@ -45,6 +46,7 @@ from kg.extractors.kinds import (
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import name_key, singular_short, task_canonical
 from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
+from kg.extractors.placed import method_sense_candidate, placed_name_candidates
 from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.metrics import measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
@@ -105,6 +107,7 @@ def find_candidates(
     candidates.extend(_gazetteer_candidates(text, hits, lexicon))
     candidates.extend(_sentence_candidates(masked, lexicon, defined, sent_starts, sent_ends))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
+    candidates.extend(placed_name_candidates(masked, lexicon, defined))
     for short, cand in defined.items():
         for start, end in _occurrences(text, short):
             candidates.append(
@@ -185,6 +188,9 @@ def _gazetteer_candidates(
         ):
             continue
         if entry.type in (METRIC, TASK) and _compound_modifier(text, end):
+            continue
+        if entry.type == METRIC and end - start <= 5 and method_sense(text, start, end):
+            found.append(method_sense_candidate(text, start, end, lexicon))
             continue
         found.append(Candidate(start, end, entry.type, entry.canonical, LEXICON, entry=entry))
     return found

@@ -46,6 +46,12 @@ OPENING_SUBJECT = "opening-subject"
 METRIC_PHRASE = "metric-phrase"
 TASK_PHRASE = "task-phrase"
 TASK_GERUND = "task-gerund"
+SENSE_BY_CONTEXT = "sense-by-context"
+LIST_NAME = "list-name"
+RESULT_SUBJECT = "result-subject"
+OWN_NAME = "own-name"
+METHOD_HEADED = "method-headed"
+METRIC_HEADED = "metric-headed"
 
 
 @dataclass(frozen=True)
@@ -64,12 +70,18 @@ RULES = (
     Rule(ABBREVIATION, 0.85, 0),
     Rule(SHORT_FORM, 0.0, 0),
     Rule(MODEL_VERSION, 0.9, 1),
+    Rule(METRIC_HEADED, 0.75, 1),
     Rule(TASK_NOUN, 0.7, 1),
     Rule(LEXICON, 0.9, 2),
+    Rule(SENSE_BY_CONTEXT, 0.8, 2),
     Rule(HEADED_NAME, 0.8, 3),
     Rule(PROPOSAL, 0.8, 3),
     Rule(DEFINITION, 0.75, 3),
     Rule(SHARED_HEAD, 0.8, 3),
+    Rule(METHOD_HEADED, 0.7, 3),
+    Rule(OWN_NAME, 0.7, 4),
+    Rule(LIST_NAME, 0.65, 4),
+    Rule(RESULT_SUBJECT, 0.6, 4),
     Rule(ACRONYM_USE, 0.85, 4),
     Rule(MEASURED_VALUE, 0.65, 4),
     Rule(TITLE_CASE, 0.6, 5),
@@ -298,4 +310,4 @@ def _is_proposed(c, sentence, offset):
     """Proposed: a name the lexicon does not know, introduced by "we propose ..."."""
     if c.type == TASK or c.rule in (*LEXICON_RULES, SHARED_HEAD):
         return False
-    return c.rule in (PROPOSAL, DEFINITION) or is_proposal_context(sentence, offset)
+    return c.rule in (PROPOSAL, DEFINITION, OWN_NAME) or is_proposal_context(sentence, offset)

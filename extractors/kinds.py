@@ -21,7 +21,7 @@ from kg.extractors.records import (
 )
 from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here
-from kg.extractors.words import word_set
+from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
 DATASET_HEADS = word_set("dataset_heads")
@@ -150,7 +150,16 @@ def named_phrase_type(phrase: str) -> str:
     if phrase.rsplit(" ", 1)[-1].lower() in _EVENT_HEADS:
         return IGNORE  # "TextGraphs 2020 Shared Tasks", "ICML Workshop"
     kind = phrase_type(phrase)
-    return kind if kind in (DATASET, BENCHMARK, METRIC) else METHOD
+    if kind in (DATASET, BENCHMARK, METRIC):
+        return kind
+    words = phrase.lower().split()
+    if words[-1] in _TITLE_TASK_HEADS and not any(w in _TITLE_METHOD_WORDS for w in words):
+        return TASK  # "Speech Act Classification"; not "Connectionist Temporal Classification"
+    return METHOD
+
+
+_TITLE_TASK_HEADS = word_set("title_task_heads")
+_TITLE_METHOD_WORDS = word_set("title_method_modifiers")
 
 
 _EVENT_HEADS = word_set("event_heads")
@@ -296,3 +305,34 @@ def proposed_name_type(sentence: str, start: int, end: int, lexicon: Lexicon) ->
     if ends_in_known_method(sentence[start:end], lexicon):
         return METHOD
     return proposal_type(sentence, start, end)
+
+
+_METHOD_SENSE_AFTER = re.compile(r"[ -](" + "|".join(word_list("method_sense_after")) + r")\b")
+_METHOD_SENSE_BEFORE = re.compile(r"\b(?i:" + "|".join(word_list("method_sense_before")) + r") $")
+#: The heads under which the lexicon may hold a method named by an acronym ("EM algorithm").
+_SENSE_HEADS = ("algorithm", "estimation", "inference")
+
+
+def method_sense(text: str, start: int, end: int) -> bool:
+    """Whether a short name the lexicon knows as a measure means a method where it stands:
+    a method word after it ("the EM algorithm", "MAP inference") or a verb of use before
+    it ("fitted with variational EM", "using EM").
+
+    >>> s = "We report EM and fit the model using EM, then run MAP inference."
+    >>> [method_sense(s, m.start(), m.end()) for m in re.finditer("EM|MAP", s)]
+    [False, True, True]
+    """
+    return (
+        _METHOD_SENSE_AFTER.match(text, end) is not None
+        or _METHOD_SENSE_BEFORE.search(text, max(0, start - 20), start) is not None
+    )
+
+
+def method_sense_entry(name: str, lexicon: Lexicon) -> Entry | None:
+    """The lexicon's method named by a measure's short name with a method head ("EM
+    algorithm" for EM), or None."""
+    for head in _SENSE_HEADS:
+        entry = lexicon.lookup(f"{name} {head}")
+        if entry is not None and entry.type == METHOD:
+            return entry
+    return None

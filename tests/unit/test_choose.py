@@ -15,7 +15,7 @@ from kg.extractors.records import METHOD, TASK
 
 
 def test_every_rule_is_named_once_with_a_score_in_0_1():
-    assert len(set(RULE_NAMES)) == len(RULES) == 18
+    assert len(set(RULE_NAMES)) == len(RULES) == 24
     assert all(0.0 <= r.score <= 1.0 for r in RULES)
     assert RULE_SCORES[LEXICON] == 0.9
 

@@ -1,0 +1,79 @@
+"""Candidates of names typed by where they stand (:mod:`kg.extractors.rules.lists`) and
+of measures' short names used as methods ("fitted with EM"): the lexicon decides which
+of the spans the rules find become candidates."""
+
+from collections.abc import Mapping
+
+from kg.extractors.choose import (
+    LIST_NAME,
+    METHOD_HEADED,
+    METRIC_HEADED,
+    OWN_NAME,
+    RESULT_SUBJECT,
+    SENSE_BY_CONTEXT,
+    Candidate,
+)
+from kg.extractors.kinds import method_sense_entry
+from kg.extractors.lexicon import Lexicon
+from kg.extractors.records import BENCHMARK, COLLECTION_TYPES, DATASET, METHOD, METRIC
+from kg.extractors.rules.lists import (
+    list_spans,
+    method_headed_spans,
+    metric_headed_spans,
+    own_name_spans,
+    result_subject_spans,
+)
+from kg.extractors.rules.names import is_name_shaped
+
+
+def method_sense_candidate(text: str, start: int, end: int, lexicon: Lexicon) -> Candidate:
+    """A measure's short name used as a method ("fitted with EM" is the EM algorithm)."""
+    name = text[start:end]
+    entry = method_sense_entry(name, lexicon)
+    canonical = entry.canonical if entry is not None else name
+    return Candidate(start, end, METHOD, canonical, SENSE_BY_CONTEXT, entry=entry)
+
+
+def placed_name_candidates(
+    text: str, lexicon: Lexicon, defined: Mapping[str, Candidate]
+) -> list[Candidate]:
+    """Candidates of the names typed by where they stand (:mod:`kg.extractors.rules.lists`):
+    lists, result subjects, "our X" and method heads. An evaluation list must hold a name
+    the lexicon knows as a Dataset/Benchmark, a baseline list one it knows as a Method or
+    a coined name; the names the lexicon knows keep their own candidates."""
+    found = []
+    for items, kind, cue in list_spans(text):
+        names = [text[a:b] for a, b in items]
+        entries = [lexicon.lookup(name) for name in names]
+        if cue == "evaluation" and not any(e and e.type in COLLECTION_TYPES for e in entries):
+            continue
+        if cue == "baseline" and not any(
+            e is not None and e.type == METHOD or e is None and is_name_shaped(n)
+            for e, n in zip(entries, names, strict=True)
+        ):
+            continue
+        if cue == "evaluation":  # typed as the known collections of the list
+            kind = next(e.type for e in entries if e and e.type in COLLECTION_TYPES)
+        for (a, b), name, entry in zip(items, names, entries, strict=True):
+            if entry is None and name not in defined:
+                named = BENCHMARK if kind == DATASET and name.lower().endswith("bench") else kind
+                found.append(Candidate(a, b, named, name, LIST_NAME))
+    for rule, spans in (
+        (RESULT_SUBJECT, result_subject_spans(text)),
+        (OWN_NAME, own_name_spans(text)),
+        (METHOD_HEADED, method_headed_spans(text)),
+    ):
+        for a, b in spans:
+            name = text[a:b]
+            if lexicon.lookup(name) is None and name not in defined:
+                found.append(Candidate(a, b, METHOD, name, rule))
+    for a, b in metric_headed_spans(text):
+        name = text[a:b]
+        known = lexicon.lookup(name.rsplit(" ", 1)[0])
+        # A known measure keeps its own name ("BLEU score"), a collection its own type; an
+        # unknown name before a lowercase "score" is the coined-name rule's Metric.
+        if lexicon.lookup(name) is None and (
+            known is None and name.endswith("Score") or known is not None and known.type == METHOD
+        ):
+            found.append(Candidate(a, b, METRIC, name, METRIC_HEADED))
+    return found

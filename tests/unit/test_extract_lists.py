@@ -1,0 +1,241 @@
+"""The rules of names typed by where they stand (kg.extractors.rules.lists), the sense of a
+measure's short name by its context (kg.extractors.kinds.method_sense), and what they add
+to a whole abstract's mentions, on sentences we wrote."""
+
+import pytest
+
+from kg.extractors.kinds import method_sense, method_sense_entry, named_phrase_type
+from kg.extractors.nlp import build_nlp, load_lexicon_cached
+from kg.extractors.rules.lists import (
+    ends_name,
+    list_spans,
+    method_headed_spans,
+    metric_headed_spans,
+    own_name_spans,
+    result_subject_spans,
+)
+
+
+def listed(sentence):
+    return [
+        ([sentence[a:b] for a, b in items], kind, cue) for items, kind, cue in list_spans(sentence)
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        (
+            "We release the Plover and Heron-2 datasets.",
+            [(["Plover", "Heron-2"], "Dataset", "headed")],
+        ),
+        (
+            "It is tested on benchmarks such as Kestrel, Finch and WrenQA.",
+            [(["Kestrel", "Finch", "WrenQA"], "Benchmark", "cued")],
+        ),
+        (
+            "Baselines include models like Osprey and Merlin.",
+            [(["Osprey", "Merlin"], "Method", "cued")],
+        ),
+        (
+            "It helps frameworks such as Loom and Weft-2 by 3 points.",
+            [(["Loom", "Weft-2"], "Method", "cued")],
+        ),
+        (
+            "Experiments on Plover, Heron-2 and CIFAR-10 confirm it.",
+            [(["Plover", "Heron-2", "CIFAR-10"], "Dataset", "evaluation")],
+        ),
+        (
+            "Our model outperforms Osprey, Merlin and BERT by far.",
+            [(["Osprey", "Merlin", "BERT"], "Method", "baseline")],
+        ),
+        # "English" names no collection; the list holds one name only
+        (
+            "We release the English Plover and Heron corpora.",
+            [(["Plover", "Heron"], "Dataset", "headed")],
+        ),
+    ],
+)
+def test_list_spans_type_by_place(sentence, expected):
+    assert listed(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Results on the Omega dataset are strong.",  # one name: the headed-name rule's
+        "We evaluate on English, German and Chinese.",  # languages
+        "Results on Large Language Models and Vision Models vary.",  # plain capitalised words
+        "Three datasets: Document, Paragraph and Sentence level.",  # a noun continues the list
+        "We compare our method against Gaussian and Bayesian priors.",  # adjectives, no cue
+        "It beats methods such as Smith et al. and Jones.",  # a citation continues the name
+    ],
+)
+def test_list_spans_negative(sentence):
+    assert [n for n, _, _ in listed(sentence)] == []
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("Hydra outperforms the strongest baseline.", ["Hydra"]),
+        ("Our tests show that Quillon achieves the best recall.", ["Quillon"]),
+        ("Split-and-Merge outperforms it.", ["Split-and-Merge"]),
+        ("It outperforms all baselines.", []),
+        ("This achieves more.", []),
+        ("Bayesian inference outperforms it.", []),  # not the subject of the verb
+        ("Results achieve more.", []),
+    ],
+)
+def test_result_subject_spans(sentence, names):
+    assert [sentence[a:b] for a, b in result_subject_spans(sentence)] == names
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("Our method, Crowbar, is fast.", ["Crowbar"]),
+        ("We call our model Sparrow and test it.", ["Sparrow"]),
+        ("The proposed Self-Mend recovers faster.", ["Self-Mend"]),
+        ("The proposed Gull Net is small.", ["Gull Net"]),
+        ("The proposed Gamma by itself helps.", []),  # one plain word, no head word
+        ("We estimate the age of our Galaxy.", []),
+        ("Our English parser is fast.", []),  # a language
+    ],
+)
+def test_own_name_spans(sentence, names):
+    assert [sentence[a:b] for a, b in own_name_spans(sentence)] == names
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("We decode with the Viterbi algorithm.", ["Viterbi algorithm"]),
+        (
+            "It samples with a Gibbs sampler and the Plackett-Luce model.",
+            ["Gibbs sampler", "Plackett-Luce model"],
+        ),
+        ("The Bayesian model and the Markov model fit.", []),
+        ("We train the Transformer model.", ["Transformer model"]),  # the lexicon decides later
+        ("An English model fails.", []),
+    ],
+)
+def test_method_headed_spans(sentence, names):
+    assert [sentence[a:b] for a, b in method_headed_spans(sentence)] == names
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("We report the QuuxQA score on it.", ["QuuxQA score"]),
+        ("Both the ZORB score and the BarNet Score rise.", ["ZORB score", "BarNet Score"]),
+        ("A high score and the Final score help.", []),
+        ("The FooNet scored well; a FooNet score-based rule fails.", []),
+    ],
+)
+def test_metric_headed_spans(sentence, names):
+    assert [sentence[a:b] for a, b in metric_headed_spans(sentence)] == names
+
+
+@pytest.mark.parametrize(
+    "sentence, word, ends",
+    [
+        ("Highway networks help.", "Highway", False),
+        ("We use Hydra, then stop.", "Hydra", True),
+        ("We use Hydra and Finch.", "Hydra", True),
+        ("As shown by Smith et al. it holds.", "Smith", False),
+        ("It ends with Hydra", "Hydra", True),
+    ],
+)
+def test_ends_name(sentence, word, ends):
+    assert ends_name(sentence, sentence.index(word) + len(word)) is ends
+
+
+@pytest.mark.parametrize(
+    "sentence, word, method",
+    [
+        ("We fit the mixture using EM.", "EM", True),
+        ("Running EM for ten rounds is slow.", "EM", True),
+        ("One EM iteration costs little.", "EM", True),
+        ("The model reaches 80 EM on the test set.", "EM", False),
+        ("We report EM and F1.", "EM", False),
+        ("The EM score improves.", "EM", False),
+    ],
+)
+def test_method_sense(sentence, word, method):
+    start = sentence.index(word)
+    assert method_sense(sentence, start, start + len(word)) is method
+
+
+def test_method_sense_entry_names_the_algorithm():
+    lexicon = load_lexicon_cached()
+    entry = method_sense_entry("EM", lexicon)
+    assert entry is not None and entry.canonical == "EM algorithm"
+    assert method_sense_entry("F1", lexicon) is None
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_nlp()
+
+
+def found(nlp, text):
+    return sorted((m.type, m.text, m.rule, m.role) for m in nlp(text)._.mentions)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "We test the idea on Plover, Heron-2 and CIFAR-10.",
+            [
+                ("Dataset", "CIFAR-10", "lexicon", "used"),
+                ("Dataset", "Heron-2", "list-name", "used"),
+                ("Dataset", "Plover", "list-name", "used"),
+            ],
+        ),
+        (
+            "We fit the mixture with variational EM.",
+            [("Method", "EM", "sense-by-context", "used")],
+        ),
+        (
+            "We report EM on the test split.",
+            [("Metric", "EM", "lexicon", "used")],
+        ),
+        (
+            "The proposed Sparrow achieves more.",
+            [("Method", "Sparrow", "own-name", "proposed")],
+        ),
+        (
+            "Hydra outperforms strong baselines.",
+            [("Method", "Hydra", "result-subject", "used")],
+        ),
+        (
+            "We decode with the Viterbi algorithm.",
+            [("Method", "Viterbi algorithm", "method-headed", "used")],
+        ),
+        ("We evaluate on English, German and French.", []),
+        (
+            "We report the ZORB Score.",
+            [("Metric", "ZORB Score", "metric-headed", "used")],
+        ),
+        ("We report the BLEU score.", [("Metric", "BLEU score", "lexicon", "used")]),
+    ],
+)
+def test_mentions_of_placed_names(nlp, text, expected):
+    assert found(nlp, text) == expected
+
+
+@pytest.mark.parametrize(
+    "phrase, kind",
+    [
+        ("Speech Act Classification", "Task"),
+        ("Shallow Discourse Parsing", "Task"),
+        ("Connectionist Temporal Classification", "Method"),
+        ("Deep Hashing Recognition", "Method"),
+        ("Soft Gradient Surgery", "Method"),
+        ("Spatial Pyramid Matching", "Method"),
+    ],
+)
+def test_named_phrase_type_by_task_head(phrase, kind):
+    assert named_phrase_type(phrase) == kind
