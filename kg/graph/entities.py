@@ -161,4 +161,3 @@ def _variant_edges(
         for child, parent in sorted(variants.items())
         if keys[child] in entities and keys[child] != keys[parent]
     ]
-
