@@ -37,9 +37,9 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
                 key = keys[(m.type, m.canonical)] = S.entity_key(m.type, m.canonical)
             if key not in entities:
                 _new_entity(entities, edges, aliases, key, m)
+            if m.long_form and entities[key].get("long_form") is None:
+                entities[key]["long_form"] = m.long_form
             if m.type != S.CONCEPT:
-                if m.long_form and entities[key]["long_form"] is None:
-                    entities[key]["long_form"] = m.long_form
                 names = aliases[key]
                 names.add(m.text)
                 names.update(m.aliases)
