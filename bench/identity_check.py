@@ -3,17 +3,21 @@
     python -m bench.identity_check GRAPH.kg [--json FILE] [--examples N]
 
 For every paper of the graph, the Schwartz–Hearst definitions of its abstract
-(``kg.extractors.abbreviations.find_abbreviations``) are read afresh. A definition
-"long form (SHORT)" is *resolved* in that paper by every entity node the paper links to
-whose evidence covers the long form (a node with a long form: not a longer phrase around the
-definition), or is the short form itself. A resolved definition is a
-**violation** when such a node does not spell that long form: neither its long form, its
-name (or the long form in its "SHORT (long form)" name) nor, for a node named by the lexicon,
-one of the lexicon entry's long names is a spelling of the definition
-(``kg.graph.senses.same_sense``: plural, hyphen, case, word-stem variants). Definitions no
-node answers to (the extraction made no entity of them, as for "large language models
-(LLMs)") are counted apart. The same run counts the groups of entity nodes that share one
-name but differ in type, and the nodes of split senses.
+(``kg.extractors.abbreviations.find_abbreviations``) are read afresh, as the extraction
+reads them (markup outside math blanked). A definition "long form (SHORT)" is *resolved* in
+that paper by every entity node the paper links to whose evidence covers the long form and
+ends where it ends (a node with a long form, not a longer phrase around the definition), or
+is the short form itself. A resolved definition is a **violation** when such a node does not
+spell that long form: neither its long form, its name (or the long form in its "SHORT (long
+form)" name) nor, for a node the lexicon names, one of the entry's long names is a spelling
+of the definition (``kg.graph.senses.same_sense``: plural, hyphen, case, word-stem
+variants), or the definition with words before it (the extraction may take "open-domain
+question answering" as the long form of "(QA)").
+
+Counted apart: definitions no node answers to (the extraction made no entity of them, as
+for "large language models (LLMs)"), and those the extraction sets aside for noise in their
+long form (LaTeX, Markdown, PDF debris). The same run counts the groups of entity nodes
+that share one name but differ in type, and the nodes of split senses.
 """
 
 import argparse
@@ -26,9 +30,18 @@ from typing import Any
 import networkx as nx
 
 from kg import schema as S
-from kg.extractors.abbreviations import find_abbreviations
+from kg.extractors.abbreviations import Abbreviation, find_abbreviations
 from kg.extractors.names import name_key, singular_short
-from kg.graph.senses import lexicon_entry, long_names, same_sense, shipped_lexicon
+from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
+from kg.extractors.rules.sentences import mask_math
+from kg.graph.senses import (
+    lexicon_entry,
+    long_names,
+    same_sense,
+    sense_words,
+    shipped_lexicon,
+    spells_word,
+)
 from kg.store.graphfile import load_graph
 
 
@@ -45,29 +58,55 @@ def spellings(attrs: dict[str, Any]) -> list[str]:
     return [f for f in found if f]
 
 
+def spelled(definition: str, spelling: str) -> bool:
+    """Whether a node's spelling spells a definition: the same sense, or the definition
+    with words before it ("question answering" in "open-domain question answering (QA)",
+    where the extraction took the longer phrase as the long form)."""
+    if same_sense(definition, spelling):
+        return True
+    words, longer = sense_words(definition), sense_words(spelling)
+    return 0 < len(words) < len(longer) and all(
+        spells_word(a, b) for a, b in zip(words, longer[-len(words) :], strict=True)
+    )
+
+
+def definitions(abstract: str) -> tuple[list[Abbreviation], int]:
+    """The definitions of an abstract as the extraction reads them (markup outside math
+    blanked), and how many more it sets aside because noise is in their long form."""
+    markup, other = classified_noise(abstract)
+    noise = merge_spans(markup + other)
+    masked = mask_math(abstract)
+    text = blank(abstract, [span for span in markup if masked[span[0]] != " "])
+    found = find_abbreviations(text)
+    clean = [a for a in found if not overlaps(noise, a.long_start, a.long_end)]
+    return clean, len(found) - len(clean)
+
+
 def paper_definitions(G: nx.MultiDiGraph, paper: str) -> Iterator[dict[str, Any]]:
-    """Each definition of one paper's abstract with the nodes that resolve it there."""
+    """Each definition of one paper's abstract with the nodes that resolve it there (a
+    definition with noise in its long form comes as one with ``noisy`` set)."""
     abstract = G.nodes[paper].get("abstract") or ""
     evidence = [
         (n, attrs)
         for _, n, attrs in G.out_edges(paper, data=True)
         if G.nodes[n].get("kind") in S.CONCEPT_KINDS and "start" in attrs
     ]
-    for abbr in find_abbreviations(abstract):
+    found, noisy = definitions(abstract)
+    for _ in range(noisy):
+        yield {"noisy": True}
+    for abbr in found:
         short = singular_short(abbr.short, abbr.long)
         nodes = sorted(
             {
                 n
                 for n, a in evidence
                 if a["start"] <= abbr.long_start
-                and a["end"] >= abbr.long_end
+                and a["end"] == abbr.long_end
                 and G.nodes[n].get("long_form")
                 or name_key(singular_short(a["text"], abbr.long)) == name_key(short)
             }
         )
-        wrong = [
-            n for n in nodes if not any(same_sense(abbr.long, s) for s in spellings(G.nodes[n]))
-        ]
+        wrong = [n for n in nodes if not any(spelled(abbr.long, s) for s in spellings(G.nodes[n]))]
         yield {"paper": paper, "short": short, "long": abbr.long, "nodes": nodes, "wrong": wrong}
 
 
@@ -108,6 +147,9 @@ def check(G: nx.MultiDiGraph, *, examples: int = 20) -> dict[str, Any]:
         if kind != S.PAPER:
             continue
         for d in paper_definitions(G, paper):
+            if d.get("noisy"):
+                counts["noisy"] += 1
+                continue
             counts["definitions"] += 1
             counts["resolved" if d["nodes"] else "no_node"] += 1
             if d["wrong"]:
@@ -118,7 +160,7 @@ def check(G: nx.MultiDiGraph, *, examples: int = 20) -> dict[str, Any]:
                     )
     groups = cross_type_groups(G)
     return {
-        **{k: counts[k] for k in ("definitions", "resolved", "no_node", "violations")},
+        **{k: counts[k] for k in ("definitions", "resolved", "no_node", "violations", "noisy")},
         "cross_type_groups": len(groups),
         "cross_type_nodes": sum(len(v) for v in groups.values()),
         "sense_nodes": len(sense_nodes(G)),

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from kg.extractors.lexicon import Lexicon
-from kg.extractors.names import entity_name_key
+from kg.extractors.names import entity_name_key, name_key
 from kg.extractors.names import long_key as _long_key
 from kg.extractors.records import Mention, mention_from_fields
 from kg.graph import senses
@@ -231,7 +231,7 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
         short = senses.short_form_of(m)
         if short is not None and m.long_form:
             defined[i] = _as_defined(m, table.defined_sense(short, m.long_form))
-            own.setdefault(short, defined[i])
+            own.setdefault(name_key(short), defined[i])
     context: frozenset[str] | None = None
     out = []
     for i, m in enumerate(mentions):
@@ -239,6 +239,13 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
             out.append(defined[i])
             continue
         bare = senses.bare_short(m)
+        bare = name_key(bare) if bare is not None else None
+        if bare is not None and bare not in own:
+            hidden = _hidden_definition(m, mentions, table)
+            if hidden is not None:
+                own[bare] = hidden
+                out.append(hidden)
+                continue
         if bare is not None and bare in own:
             out.append(_as_own(m, own[bare]))
         elif bare is not None and bare in table.by_short:
@@ -258,6 +265,23 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
     return out
 
 
+def _hidden_definition(
+    m: Mention, mentions: Sequence[Mention], table: senses.Senses
+) -> Mention | None:
+    """A bare short form that its paper defines where the extraction kept no definition
+    ("Value iteration (VI)" after "Value iteration" was named): named as that definition,
+    i.e. as the paper's mention of the long form, else as its sense; None if none is found."""
+    long_form = senses.hidden_long_form(m, {n.sentence for n in mentions})
+    if long_form is None:
+        return None
+    key = _long_key(long_form)
+    for other in mentions:
+        if other is not m and key in {_long_key(other.canonical), _long_key(other.text)}:
+            return _as_own(m, _replace(other, long_form=other.long_form or long_form))
+    defined = _replace(m, long_form=long_form, aliases=tuple(sorted({*m.aliases, long_form})))
+    return _as_defined(defined, table.hidden_sense(m.text, long_form, m.type))
+
+
 def _needs(mentions: Iterable[Mention]) -> set[Need]:
     """What :func:`_resolve_paper` reads of the senses for these mentions: the short forms
     they define or use bare, the (type, long-form key)s of their names."""
@@ -265,7 +289,7 @@ def _needs(mentions: Iterable[Mention]) -> set[Need]:
     for m in mentions:
         short = senses.short_form_of(m) or senses.bare_short(m)
         if short is not None:
-            needs.add(short)
+            needs.add(name_key(short))
         if not m.long_form:
             needs.add((m.type, _long_key(m.canonical)))
     return needs

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from kg.extractors.abbreviations import is_short_form
+from kg.extractors.abbreviations import best_long_form, find_abbreviations, is_short_form
 from kg.extractors.choose import ABBREVIATION, ABBREVIATION_LEXICON, ACRONYM_USE, LEXICON_RULES
 from kg.extractors.lexicon import Entry, Lexicon, load_lexicon
-from kg.extractors.names import long_key, name_key, singular_short
+from kg.extractors.names import long_key, name_key, singular_short, without_s
 from kg.extractors.records import IGNORE, Mention
 from kg.extractors.words import word_set
 
@@ -36,6 +36,8 @@ MIN_CONTEXT = 2
 #: The commonest sense decides a bare use only with this many times the papers of the next.
 DOMINANCE = 3
 _SPLIT = re.compile(r"[\s\-/]+")
+#: A word broken at a line end by the PDF it came from ("sup- port vector machine").
+_BROKEN = re.compile(r"(\w)- (\w)")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -60,16 +62,23 @@ class LongForm:
     types: dict[str, int] = field(default_factory=dict)
     papers: int = 0
     contexts: list[tuple[Sequence[Mention], str]] = field(default_factory=list)
+    shorts: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: "LongForm") -> None:
-        for mine, theirs in ((self.spellings, other.spellings), (self.types, other.types)):
+        for mine, theirs in (
+            (self.spellings, other.spellings),
+            (self.types, other.types),
+            (self.shorts, other.shorts),
+        ):
             for value, n in theirs.items():
                 mine[value] = mine.get(value, 0) + n
         self.papers += other.papers
         self.contexts += other.contexts
 
 
-#: {short form: {long-form key: LongForm}}: the summary of some papers.
+#: {short-form key: {long-form key: LongForm}}: the summary of some papers. Short forms are
+#: keyed by :func:`name_key` (ToP and TOP, D-TS and DTS are one short form, as they would
+#: be one node).
 Definitions = dict[str, dict[str, LongForm]]
 
 
@@ -80,16 +89,22 @@ def sense_words(long_form: str) -> tuple[str, ...]:
     ('learning', 'rank', 'graphs')
     """
     stops = word_set("long_form_function_words")
-    words = (w.strip(".,;:'\"()[]") for w in _SPLIT.split(long_form.casefold()))
+    text = _BROKEN.sub(r"\1\2", long_form.casefold())
+    words = (w.strip(".,;:'\"()[]") for w in _SPLIT.split(text))
     return tuple(w for w in words if w and w not in stops)
 
 
-def _same_word(a: str, b: str) -> bool:
-    """Spellings of one word: equal, one a prefix of the other (four letters or more:
-    "norm", "normalization"), or five letters in common at the start ("privacy", "private")."""
+def spells_word(a: str, b: str) -> bool:
+    """Spellings of one word (see :func:`_spells_word`), either one plural."""
+    return _spells_word(without_s(a), without_s(b))
+
+
+def _spells_word(a: str, b: str) -> bool:
+    """Spellings of one word: equal, one a prefix of the other (three letters or more:
+    "net", "networks"), or five letters in common at the start ("privacy", "private")."""
     if a == b:
         return True
-    if min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)):
+    if min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)):
         return True
     return len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
 
@@ -107,18 +122,25 @@ def same_sense(a: str, b: str) -> bool:
     >>> same_sense("Indian Buffet Process", "interval bound propagation")
     False
     """
+    if _joined(a) == _joined(b):
+        return True
     wa, wb = sense_words(a), sense_words(b)
     if len(wa) > len(wb):
         wa, wb = wb, wa
     if not wa:
         return long_key(a) == long_key(b)
-    if not _same_word(wa[0], wb[0]):
+    if not spells_word(wa[0], wb[0]):
         return False
     matched = 1
     for word in wb[1:]:
-        if matched < len(wa) and _same_word(wa[matched], word):
+        if matched < len(wa) and spells_word(wa[matched], word):
             matched += 1
     return matched == len(wa)
+
+
+def _joined(long_form: str) -> str:
+    """A long form's letters alone, without a final "s" ("pre-trained" is "pretrained")."""
+    return name_key(_BROKEN.sub(r"\1\2", long_form)).rstrip("s")
 
 
 def long_names(entry: Entry) -> list[str]:
@@ -171,6 +193,23 @@ def _parenthesised_short(sentence: str, text: str) -> str | None:
     return None
 
 
+def hidden_long_form(m: Mention, sentences: Iterable[str]) -> str | None:
+    """The long form of a short form ``m`` names that a sentence defines ("... (SHORT)") or
+    that the extraction kept among its aliases (an alias of several words whose initials
+    spell it, Schwartz–Hearst's test), or None."""
+    probe = f"({m.text})"
+    for sentence in sorted(sentences):
+        if probe in sentence:
+            for abbr in find_abbreviations(sentence):
+                if abbr.short == m.text:
+                    return abbr.long
+    for alias in m.aliases:
+        words = alias.split()
+        if len(words) > 1 and best_long_form(m.text, words) == 0:
+            return alias
+    return None
+
+
 def bare_short(m: Mention) -> str | None:
     """The short form a mention without a definition is written as, or None: a name the
     rules made of the short form itself, or a lexicon name written as its short form."""
@@ -198,10 +237,12 @@ def summarise(mentions: Sequence[Mention]) -> Definitions:
         if short is None:
             continue
         key = long_key(m.long_form)
-        longs = defs.setdefault(short, {})
+        longs = defs.setdefault(name_key(short), {})
         if key in longs:
             continue
-        longs[key] = LongForm({m.long_form: 1}, {m.type: 1}, 1, [(mentions, m.canonical)])
+        longs[key] = LongForm(
+            {m.long_form: 1}, {m.type: 1}, 1, [(mentions, m.canonical)], {short: 1}
+        )
     return defs
 
 
@@ -249,19 +290,23 @@ def lexicon_entry(short: str, lexicon: Lexicon) -> Entry | None:
     return entry if any(name_key(n) == name_key(short) for n in entry.names) else None
 
 
-def senses_of(short: str, longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
+def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
     """The senses of one short form: the lexicon's entry for it first (the default, if it
     knows the short form), then the entries that name its long forms, then the long forms
     the lexicon does not know, grouped by :func:`same_sense` (most papers first, so the
-    result depends on the counts only, not on the order papers came in)."""
-    default = lexicon_entry(short, lexicon)
+    result depends on the counts only, not on the order papers came in). An entry that
+    knows no long form of its short form takes the commonest group of its own type."""
+    default = lexicon_entry(_most_common(_pooled(list(longs), longs).shorts), lexicon)
+    blind = default is not None and not long_names(default)
     known: dict[str, list[str]] = {}
     clusters: list[list[str]] = []
     for key in sorted(longs, key=lambda k: (-longs[k].papers, k)):
         spelling = _most_common(longs[key].spellings)
         entry = lexicon.lookup(spelling)
         if entry is None or entry.type == IGNORE:
-            entry = default if default is not None and is_entry_sense(default, spelling) else None
+            entry = None
+            if default is not None and not blind and is_entry_sense(default, spelling):
+                entry = default
         if entry is not None:
             known.setdefault(entry.canonical, []).append(key)
             continue
@@ -271,6 +316,12 @@ def senses_of(short: str, longs: dict[str, LongForm], lexicon: Lexicon) -> list[
                 break
         else:
             clusters.append([key])
+    if blind and default is not None:
+        own = [c for c in clusters if _most_common(_pooled(c, longs).types) == default.type]
+        if own:
+            best = max(own, key=lambda c: _pooled(c, longs).papers)  # the first of equals
+            known.setdefault(default.canonical, []).extend(best)
+            clusters.remove(best)
     entries = [default] if default is not None else []
     entries += [
         lexicon.entries[c] for c in sorted(known) if default is None or c != default.canonical
@@ -290,7 +341,7 @@ def senses_of(short: str, longs: dict[str, LongForm], lexicon: Lexicon) -> list[
     ]
     for keys in clusters:
         stats = _pooled(keys, longs)
-        long_form = _most_common(stats.spellings)
+        long_form, short = _most_common(stats.spellings), _most_common(stats.shorts)
         name = f"{short} ({long_form})" if several else short
         kind = _most_common(stats.types)
         senses.append(_sense(name, kind, keys, longs, lexicon=False, counted=several))
@@ -336,24 +387,42 @@ def _sense(
 class Senses:
     """The decided senses of every defined short form, and the lookups resolution needs."""
 
+    #: short-form key (:func:`name_key`) -> its senses.
     by_short: dict[str, list[Sense]]
     #: (type, long-form key) -> name of the one defined sense it spells.
     long_to_sense: dict[tuple[str, str], Sense]
-    #: short form -> {name seen beside one of its senses only: that sense's index}.
-    telling: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: short-form key -> {name seen beside one of its senses only: that sense's index}.
+    telling: dict[str, dict[str, int]]
+    lexicon: Lexicon
 
     def defined_sense(self, short: str, long_form: str) -> Sense | None:
         """The sense a definition of ``short`` as ``long_form`` belongs to."""
         key = long_key(long_form)
-        for sense in self.by_short.get(short, ()):
+        for sense in self.by_short.get(name_key(short), ()):
             if key in sense.long_keys:
                 return sense
         return None
+
+    def hidden_sense(self, short: str, long_form: str, kind: str) -> Sense | None:
+        """The sense of a definition no summary counted (:func:`hidden_long_form`): the
+        one it spells, else the lexicon's default if it spells that; a new sense named
+        "SHORT (long form)" when the short form has others; None when it is the only one."""
+        sense = self.defined_sense(short, long_form)
+        if sense is not None:
+            return sense
+        default = lexicon_entry(short, self.lexicon)
+        if default is not None and is_entry_sense(default, long_form):
+            return _sense(default.canonical, default.type, [], {}, lexicon=True, default=True)
+        if default is None and name_key(short) not in self.by_short:
+            return None
+        name = f"{short} ({long_form})"
+        return _sense(name, kind, [], {}, lexicon=False)
 
     def bare_sense(self, short: str, context: frozenset[str]) -> Sense | None:
         """The sense of a bare ``short`` in a paper that does not define it, judged by the
         paper's other names (``context``), then the lexicon's default, then a clearly
         commonest sense; None when nothing decides (the short form stays its own node)."""
+        short = name_key(short)
         senses = self.by_short.get(short)
         if not senses:
             return None
@@ -393,11 +462,7 @@ def _by_context(telling: dict[str, int], context: frozenset[str]) -> int | None:
 
 def decide(defs: Definitions, lexicon: Lexicon) -> Senses:
     """The senses of the corpus summarised in ``defs``."""
-    by_short = {}
-    for short, longs in sorted(defs.items()):
-        senses = senses_of(short, longs, lexicon)
-        if any(not sense.lexicon for sense in senses):
-            by_short[short] = senses
+    by_short = {short: senses_of(longs, lexicon) for short, longs in sorted(defs.items())}
     long_to_sense: dict[tuple[str, str], Sense] = {}
     clashes: set[tuple[str, str]] = set()
     for senses in by_short.values():
@@ -412,4 +477,4 @@ def decide(defs: Definitions, lexicon: Lexicon) -> Senses:
     for k in clashes:
         del long_to_sense[k]
     telling = {short: _telling(senses) for short, senses in by_short.items() if len(senses) > 1}
-    return Senses(by_short, long_to_sense, telling)
+    return Senses(by_short, long_to_sense, telling, lexicon)
