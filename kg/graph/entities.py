@@ -2,7 +2,7 @@
 paper labels, PART_OF, and the APPLIED_TO edges derived from them.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -16,12 +16,19 @@ from kg.graph._nx import insert_edges, insert_nodes, node_attrs
 Edge = tuple[str, str, str, dict[str, Any]]
 
 
-def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[Mention]]]) -> None:
+def add_entity_layer(
+    G: nx.MultiDiGraph,
+    resolved: Iterable[tuple[str, Sequence[Mention]]],
+    *,
+    other_types: Mapping[str, list[str]] | None = None,
+) -> None:
     """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
     resolved mentions.
 
     ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
-    must not hold entities yet. One edge per paper and entity: the earliest mention is the
+    must not hold entities yet. ``other_types`` gives the nodes whose name the corpus also
+    typed otherwise those types (:mod:`kg.graph.kinds`), kept as the property ``other_types``.
+    One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     """
     entities: dict[str, dict[str, Any]] = {}
@@ -29,6 +36,7 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
     aliases: dict[str, set[str]] = {}
     keys: dict[tuple[str, str], str] = {}
     applied: dict[tuple[str, str], dict[str, float]] = {}
+    absorbed = {k for k, kinds in (other_types or {}).items() if S.BENCHMARK in kinds}
     for paper, mentions in resolved:
         by_entity: dict[str, tuple[Mention, bool]] = {}
         for m in sorted(mentions, key=_text_order):
@@ -36,7 +44,7 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
             if key is None:
                 key = keys[(m.type, m.canonical)] = S.entity_key(m.type, m.canonical)
             if key not in entities:
-                _new_entity(entities, edges, aliases, key, m)
+                _new_entity(entities, edges, aliases, key, m, absorbed)
             if m.long_form and entities[key].get("long_form") is None:
                 entities[key]["long_form"] = m.long_form
             if m.type != S.CONCEPT:
@@ -69,6 +77,9 @@ def add_entity_layer(G: nx.MultiDiGraph, resolved: Iterable[tuple[str, Sequence[
         _count_applied_to(applied, paper, by_entity)
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
+    for key, kinds in (other_types or {}).items():
+        if key in entities:
+            entities[key]["other_types"] = kinds
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
     insert_edges(
@@ -98,20 +109,23 @@ def _new_entity(
     aliases: dict[str, set[str]],
     key: str,
     m: Mention,
+    absorbed: set[str],
 ) -> None:
-    """Record the node of a new entity (and the benchmarks a dataset is PART_OF)."""
+    """Record the node of a new entity (and the benchmarks a dataset is PART_OF; a
+    benchmark whose name the corpus makes a Dataset, in ``absorbed``, is that Dataset)."""
     if m.type == S.CONCEPT:
         entities[key] = {"kind": S.CONCEPT, "name": m.canonical}
         return
     entities[key] = {"kind": m.type, "name": m.canonical, "aliases": [], "long_form": None}
     aliases[key] = set()
     for benchmark in m.part_of:
-        bkey = S.entity_key(S.BENCHMARK, benchmark)
+        kind = S.DATASET if S.entity_key(S.DATASET, benchmark) in absorbed else S.BENCHMARK
+        bkey = S.entity_key(kind, benchmark)
         if bkey == key:
             continue
         if bkey not in entities:
             entities[bkey] = {
-                "kind": S.BENCHMARK,
+                "kind": kind,
                 "name": benchmark,
                 "aliases": [],
                 "long_form": None,

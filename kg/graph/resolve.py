@@ -17,7 +17,6 @@ from kg.extractors.names import long_key as _long_key
 from kg.extractors.records import Mention, mention_from_fields
 from kg.graph import senses
 from kg.graph.senses import shipped_lexicon
-from kg.schema import COLLECTION_KINDS
 
 #: ``[(paper key, [Mention])]``: each paper's mentions, the shape resolution reads and gives.
 Items = list[tuple[str, list[Mention]]]
@@ -153,53 +152,6 @@ def _changed_needs(old: senses.Senses, new: senses.Senses) -> set[Need]:
         if old.long_to_sense.get(k) != new.long_to_sense.get(k)
     }
     return changed
-
-
-def unify_collection_kinds(items: Items) -> Items:
-    """``[(paper key, [Mention])]`` with each name the corpus calls both a Dataset and a
-    Benchmark given the kind most of its papers give it (ties: Benchmark), so that the
-    graph has one MNIST node. Extraction records keep the kind their own text gives.
-
-    >>> from kg.extractors.records import Mention
-    >>> def m(kind):
-    ...     return Mention(type=kind, text="MNIST", canonical="MNIST", start=0, end=5,
-    ...                    sentence="", rule="lexicon", score=0.9)
-    >>> items = [("p1", [m("Dataset")]), ("p2", [m("Dataset")]), ("p3", [m("Benchmark")])]
-    >>> [ms[0].type for _, ms in unify_collection_kinds(items)]
-    ['Dataset', 'Dataset', 'Dataset']
-
-    The display name is the one most of its papers use.
-    """
-    kinds: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    names: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for _, mentions in items:
-        for key, kind, name in {
-            (entity_name_key(m.canonical), m.type, m.canonical)
-            for m in mentions
-            if m.type in COLLECTION_KINDS
-        }:
-            kinds[key][kind] += 1
-            names[key][name] += 1
-    one = {
-        key: (_most_common(counts), _most_common(names[key]))
-        for key, counts in kinds.items()
-        if len(counts) > 1
-    }
-    if not one:
-        return items
-    return [(paper, [_as_one(m, one) for m in mentions]) for paper, mentions in items]
-
-
-def _as_one(m: Mention, one: dict[str, tuple[str, str]]) -> Mention:
-    """``m`` with the kind and display name of its collection in ``one``, if it has one."""
-    kind, name = (
-        one.get(entity_name_key(m.canonical), (m.type, m.canonical))
-        if m.type in COLLECTION_KINDS
-        else (m.type, m.canonical)
-    )
-    if (kind, name) == (m.type, m.canonical):
-        return m
-    return _replace(m, type=kind, canonical=name)
 
 
 def _uncount(groups: dict[Group, Counter[str]], group: Group, value: str) -> None:
