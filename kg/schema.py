@@ -27,7 +27,9 @@ from kg.extractors.records import (
 
 #: 2: author keys are folded names (accents, invisible characters, case, spaces and
 #: punctuation dropped), see docs/graph.md; files of schema 1 are refused (rebuild them).
-SCHEMA_VERSION = 2
+#: 3: entity keys follow acronym senses ("IBP (Indian Buffet Process)") and one type per
+#: name (docs/identity.md); files of schema 2 are refused (rebuild them).
+SCHEMA_VERSION = 3
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
 

@@ -37,13 +37,15 @@ def _most_common(counts: Counter[str]) -> str:
     return min(counts, key=lambda value: (-counts[value], value))
 
 
-def resolve_corpus(items: Iterable[tuple[str, Sequence[Mention]]]) -> Items:
+def resolve_corpus(
+    items: Iterable[tuple[str, Sequence[Mention]]], *, lexicon: Lexicon | None = None
+) -> Items:
     """Corpus-wide canonical names and types for ``[(paper_key, [Mention])]``.
 
     Returns the same shape, in the same order; within a paper, mentions that resolve to
-    one entity are merged into the first.
+    one entity are merged into the first. ``lexicon`` is the shipped one by default.
     """
-    return Resolution(items).items
+    return Resolution(items, lexicon=lexicon).items
 
 
 class Resolution:

@@ -171,9 +171,10 @@ def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
     )
 
 
-def test_schema_2_folds_author_keys():
-    # Schema 2 is the change of author keys to folded names (docs/graph.md).
-    assert SCHEMA_VERSION == 2
+def test_schema_3_keys_entities_by_sense_and_one_type_per_name():
+    # Schema 2 folded author keys (docs/graph.md); 3 keys acronym senses apart and gives a
+    # name one type (docs/identity.md).
+    assert SCHEMA_VERSION == 3
 
 
 def test_missing_file(tmp_path):
