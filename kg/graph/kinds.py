@@ -10,7 +10,9 @@ A name that truly is two things keeps two nodes: a collection of data (Dataset, 
 and a Task named alike, when both sides have strong evidence (:data:`TWO_THINGS_MIN` each,
 the weaker at least :data:`TWO_THINGS_SHARE` of the stronger).
 
-Written as a reduction: :func:`summarise` one paper, :func:`merge` summaries, :func:`decide`.
+Written as a reduction: :func:`summarise` one paper, :func:`merge` summaries, :func:`decide`;
+the display name of a node that absorbed others is the one most of its papers give it
+(:func:`display_names`, a second reduction over the papers of those names only).
 """
 
 from collections.abc import Iterable, Sequence
@@ -21,16 +23,20 @@ from kg.extractors.names import entity_name_key
 from kg.extractors.records import Mention, mention_from_fields
 from kg.graph.senses import DEFINING_RULES, KNOWN_RULES
 
-#: {name key: {type: strength}}, and {name key: {display name: papers}}.
-Votes = tuple[dict[str, dict[str, float]], dict[str, dict[str, int]]]
-#: {name key: {type given: (type decided, display name)}}: what :func:`decide` rules.
-Decisions = dict[str, dict[str, tuple[str, str]]]
+#: {name key: {type: strength}}: the votes of some papers.
+Votes = dict[str, dict[str, float]]
+#: {name key: {type given: type decided}} for the names given several types.
+Decisions = dict[str, dict[str, str]]
 
 #: Each side of a Task and a collection named alike needs this much evidence to stay apart
 #: (three votes of the lexicon, or three papers' definitions and a weak rule).
 TWO_THINGS_MIN = 9.0
 #: ... and the weaker side at least this share of the stronger.
 TWO_THINGS_SHARE = 0.33
+
+
+#: Strength of a vote by rule: the lexicon's 3, a paper's definition 2, any other rule 1.
+_STRENGTH = {rule: 3.0 for rule in KNOWN_RULES} | {rule: 2.0 for rule in DEFINING_RULES}
 
 
 def strength(rule: str, kind: str) -> float:
@@ -40,42 +46,39 @@ def strength(rule: str, kind: str) -> float:
     >>> strength("lexicon", "Benchmark"), strength("task-phrase", "Task")
     (3.0, 1.0)
     """
-    weight = 3.0 if rule in KNOWN_RULES else 2.0 if rule in DEFINING_RULES else 1.0
+    weight = _STRENGTH.get(rule, 1.0)
     return weight / 4 if kind == S.CONCEPT else weight
 
 
 def summarise(mentions: Iterable[Mention]) -> Votes:
     """The votes of one paper: each (name, type) once, at its strongest rule; the
     benchmarks its datasets are PART_OF vote Benchmark as the lexicon does."""
-    kinds: dict[str, dict[str, float]] = {}
-    names: dict[str, dict[str, int]] = {}
+    votes: Votes = {}
     for m in mentions:
-        _vote(kinds, names, m.canonical, m.type, strength(m.rule, m.type))
+        _vote(votes, entity_name_key(m.canonical), m.type, strength(m.rule, m.type))
         for benchmark in m.part_of:
-            _vote(kinds, names, benchmark, S.BENCHMARK, 3.0)
-    return kinds, names
+            _vote(votes, entity_name_key(benchmark), S.BENCHMARK, 3.0)
+    return votes
 
 
-def _vote(
-    kinds: dict[str, dict[str, float]],
-    names: dict[str, dict[str, int]],
-    name: str,
-    kind: str,
-    weight: float,
-) -> None:
-    key = entity_name_key(name)
-    votes = kinds.setdefault(key, {})
-    votes[kind] = max(votes.get(kind, 0.0), weight)
-    names.setdefault(key, {})[name] = 1
+def _vote(votes: Votes, key: str, kind: str, weight: float) -> None:
+    by_kind = votes.get(key)
+    if by_kind is None:
+        votes[key] = {kind: weight}
+    elif by_kind.get(kind, 0.0) < weight:
+        by_kind[kind] = weight
 
 
 def merge(a: Votes, b: Votes) -> Votes:
-    """``a`` with the votes of ``b`` added (``a`` is changed and returned)."""
-    for mine, theirs in zip(a, b, strict=True):
-        for key, counts in theirs.items():
-            into = mine.setdefault(key, {})
-            for value, n in counts.items():
-                into[value] = into.get(value, 0) + n
+    """``a`` with the votes of ``b`` added (associative and commutative; ``a`` is changed
+    and returned, and may take in ``b``'s own dicts)."""
+    for key, by_kind in b.items():
+        mine = a.get(key)
+        if mine is None:
+            a[key] = by_kind
+        else:
+            for kind, weight in by_kind.items():
+                mine[kind] = mine.get(kind, 0.0) + weight
     return a
 
 
@@ -84,10 +87,9 @@ def _strongest(votes: dict[str, float]) -> str:
 
 
 def decide(votes: Votes) -> Decisions:
-    """The type and display name of every name given more than one type."""
-    kinds, names = votes
+    """The type each type given a name joins, for every name given more than one."""
     decisions: Decisions = {}
-    for key, by_kind in kinds.items():
+    for key, by_kind in votes.items():
         if len(by_kind) < 2:
             continue
         winners = [_strongest(by_kind)]
@@ -98,11 +100,8 @@ def decide(votes: Votes) -> Decisions:
             pair = (task, sum(data.values()))
             if min(pair) >= TWO_THINGS_MIN and min(pair) >= TWO_THINGS_SHARE * max(pair):
                 winners = [S.TASK, collection] if task >= pair[1] else [collection, S.TASK]
-        spelled = names[key]
-        name = min(spelled, key=lambda n: (-spelled[n], n))
         decisions[key] = {
-            kind: (kind if kind in winners[1:] else _joined(kind, winners), name)
-            for kind in by_kind
+            kind: kind if kind in winners[1:] else _joined(kind, winners) for kind in by_kind
         }
     return decisions
 
@@ -115,38 +114,55 @@ def _joined(kind: str, winners: list[str]) -> str:
     return winners[0]
 
 
-def other_types(decisions: Decisions) -> dict[str, list[str]]:
+def display_names(
+    items: Iterable[tuple[str, Sequence[Mention]]], decisions: Decisions
+) -> dict[tuple[str, str], str]:
+    """{(name key, type decided): the name most papers give the node} for the names of
+    ``decisions`` (ties: the first in sorted order)."""
+    papers: dict[tuple[str, str], dict[str, int]] = {}
+    for _, mentions in items:
+        seen = set()
+        for m in mentions:
+            by_kind = decisions.get(entity_name_key(m.canonical))
+            if by_kind is not None and (m.canonical, m.type) not in seen:
+                seen.add((m.canonical, m.type))
+                counts = papers.setdefault((entity_name_key(m.canonical), by_kind[m.type]), {})
+                counts[m.canonical] = counts.get(m.canonical, 0) + 1
+    return {node: min(c, key=lambda n: (-c[n], n)) for node, c in papers.items()}
+
+
+def other_types(decisions: Decisions, names: dict[tuple[str, str], str]) -> dict[str, list[str]]:
     """{node key: the types its name was also given}, for the nodes that absorbed some."""
     found: dict[str, set[str]] = {}
-    for by_kind in decisions.values():
-        for kind, (decided, name) in by_kind.items():
-            if kind != decided:
-                found.setdefault(S.entity_key(decided, name), set()).add(kind)
+    for key, by_kind in decisions.items():
+        for kind, decided in by_kind.items():
+            if kind != decided and (key, decided) in names:
+                found.setdefault(S.entity_key(decided, names[key, decided]), set()).add(kind)
     return {key: sorted(kinds) for key, kinds in sorted(found.items())}
 
 
-def apply(
-    items: Sequence[tuple[str, Sequence[Mention]]], decisions: Decisions
-) -> list[tuple[str, list[Mention]]]:
-    """``items`` with each mention (and the benchmarks it is PART_OF) as decided."""
-    if not decisions:
-        return [(paper, list(mentions)) for paper, mentions in items]
-    return [(paper, [_decided(m, decisions) for m in mentions]) for paper, mentions in items]
-
-
-def _decided(m: Mention, decisions: Decisions) -> Mention:
-    kind, name = decisions.get(entity_name_key(m.canonical), {}).get(m.type, (m.type, m.canonical))
+def _decided(m: Mention, decisions: Decisions, names: dict[tuple[str, str], str]) -> Mention:
+    by_kind = decisions.get(entity_name_key(m.canonical))
+    if by_kind is None and not m.part_of:
+        return m
     changes: dict[str, Any] = {}
-    if (kind, name) != (m.type, m.canonical):
-        changes.update(type=kind, canonical=name)
+    if by_kind is not None:
+        kind = by_kind[m.type]
+        name = names.get((entity_name_key(m.canonical), kind), m.canonical)
+        if (kind, name) != (m.type, m.canonical):
+            changes.update(type=kind, canonical=name)
     if m.part_of:
-        part_of = tuple(
-            decisions.get(entity_name_key(b), {}).get(S.BENCHMARK, (S.BENCHMARK, b))[1]
-            for b in m.part_of
-        )
+        part_of = tuple(_benchmark_name(b, decisions, names) for b in m.part_of)
         if part_of != m.part_of:
             changes["part_of"] = part_of
     return mention_from_fields({**m.__dict__, **changes}) if changes else m
+
+
+def _benchmark_name(name: str, decisions: Decisions, names: dict[tuple[str, str], str]) -> str:
+    """The display name of the node a benchmark's name is decided into."""
+    key = entity_name_key(name)
+    kind = decisions.get(key, {}).get(S.BENCHMARK, S.BENCHMARK)
+    return names.get((key, kind), name)
 
 
 def unify_types(
@@ -163,8 +179,18 @@ def unify_types(
     >>> [ms[0].type for _, ms in resolved], others
     (['Dataset', 'Dataset'], {'dataset:mnist': ['Task']})
     """
-    votes: Votes = ({}, {})
+    votes: Votes = {}
+    named = []  # the name keys of each paper
     for _, mentions in items:
-        merge(votes, summarise(mentions))
+        paper = summarise(mentions)
+        named.append(paper.keys())
+        merge(votes, paper)
     decisions = decide(votes)
-    return apply(items, decisions), other_types(decisions)
+    decided = decisions.keys()
+    touched = [not keys.isdisjoint(decided) for keys in named]
+    names = display_names([item for item, t in zip(items, touched, strict=True) if t], decisions)
+    typed = [
+        (paper, [_decided(m, decisions, names) for m in mentions] if t else list(mentions))
+        for (paper, mentions), t in zip(items, touched, strict=True)
+    ]
+    return typed, other_types(decisions, names)

@@ -187,6 +187,7 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
             defined[i] = _as_defined(m, table.defined_sense(short, m.long_form))
             own.setdefault(name_key(short), defined[i])
     context: frozenset[str] | None = None
+    said: str | None = None  # the paper's sentences that hold a mention
     out = []
     for i, m in enumerate(mentions):
         if i in defined:
@@ -195,7 +196,9 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
         bare = senses.bare_short(m)
         bare = name_key(bare) if bare is not None else None
         if bare is not None and bare not in own:
-            hidden = _hidden_definition(m, mentions, table)
+            if said is None:
+                said = "\n".join(sorted({n.sentence for n in mentions}))
+            hidden = _hidden_definition(m, mentions, said, table)
             if hidden is not None:
                 own[bare] = hidden
                 out.append(hidden)
@@ -220,12 +223,12 @@ def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Me
 
 
 def _hidden_definition(
-    m: Mention, mentions: Sequence[Mention], table: senses.Senses
+    m: Mention, mentions: Sequence[Mention], said: str, table: senses.Senses
 ) -> Mention | None:
     """A bare short form that its paper defines where the extraction kept no definition
     ("Value iteration (VI)" after "Value iteration" was named): named as that definition,
     i.e. as the paper's mention of the long form, else as its sense; None if none is found."""
-    long_form = senses.hidden_long_form(m, {n.sentence for n in mentions})
+    long_form = senses.hidden_long_form(m, said)
     if long_form is None:
         return None
     key = _long_key(long_form)

@@ -193,16 +193,19 @@ def _parenthesised_short(sentence: str, text: str) -> str | None:
     return None
 
 
-def hidden_long_form(m: Mention, sentences: Iterable[str]) -> str | None:
-    """The long form of a short form ``m`` names that a sentence defines ("... (SHORT)") or
-    that the extraction kept among its aliases (an alias of several words whose initials
-    spell it, Schwartz–Hearst's test), or None."""
+def hidden_long_form(m: Mention, said: str) -> str | None:
+    """The long form of a short form ``m`` names that a sentence of ``said`` (sentences,
+    one a line) defines ("... (SHORT)"), or that the extraction kept among its aliases (an
+    alias of several words whose initials spell it, Schwartz–Hearst's test), or None."""
     probe = f"({m.text})"
-    for sentence in sorted(sentences):
-        if probe in sentence:
-            for abbr in find_abbreviations(sentence):
-                if abbr.short == m.text:
-                    return abbr.long
+    at = said.find(probe)
+    if at >= 0:
+        start, end = said.rfind("\n", 0, at) + 1, said.find("\n", at)
+        for abbr in find_abbreviations(said[start : end if end >= 0 else len(said)]):
+            if abbr.short == m.text:
+                return abbr.long
+    if m.rule in KNOWN_RULES:
+        return None
     for alias in m.aliases:
         words = alias.split()
         if len(words) > 1 and best_long_form(m.text, words) == 0:
