@@ -276,7 +276,6 @@ class Sense:
     lexicon: bool
     default: bool
     long_keys: frozenset[str]
-    context: tuple[tuple[str, int], ...] = ()
 
 
 def _most_common(counts: dict[str, int]) -> str:
@@ -338,7 +337,6 @@ def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
             longs,
             lexicon=True,
             default=e is default,
-            counted=several,
         )
         for e in entries
     ]
@@ -347,7 +345,7 @@ def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
         long_form, short = _most_common(stats.spellings), _most_common(stats.shorts)
         name = f"{short} ({long_form})" if several else short
         kind = _most_common(stats.types)
-        senses.append(_sense(name, kind, keys, longs, lexicon=False, counted=several))
+        senses.append(_sense(name, kind, keys, longs, lexicon=False))
     return senses
 
 
@@ -368,12 +366,8 @@ def _sense(
     *,
     lexicon: bool,
     default: bool = False,
-    counted: bool = True,
 ) -> Sense:
     stats = _pooled(keys, longs)
-    context: Counter[str] = Counter()
-    for mentions, own in stats.contexts if counted else ():
-        context.update(context_of(mentions) - {own})
     return Sense(
         name,
         kind,
@@ -382,7 +376,6 @@ def _sense(
         lexicon,
         default,
         frozenset(keys),
-        tuple(sorted(context.items())) if context else (),
     )
 
 
@@ -395,8 +388,16 @@ class Senses:
     #: (type, long-form key) -> name of the one defined sense it spells.
     long_to_sense: dict[tuple[str, str], Sense]
     #: short-form key -> {name seen beside one of its senses only: that sense's index}.
-    telling: dict[str, dict[str, int]]
     lexicon: Lexicon
+    #: The summary decided on, read for the names beside each sense when a bare use needs them.
+    defs: Definitions
+    _telling: dict[str, dict[str, int]] = field(default_factory=dict, compare=False)
+
+    def telling(self, short: str) -> dict[str, int]:
+        """{name seen beside one sense of ``short`` only: that sense's index} (remembered)."""
+        if short not in self._telling:
+            self._telling[short] = _telling(self.by_short[short], self.defs[short])
+        return self._telling[short]
 
     def defined_sense(self, short: str, long_form: str) -> Sense | None:
         """The sense a definition of ``short`` as ``long_form`` belongs to."""
@@ -431,7 +432,7 @@ class Senses:
             return None
         if len(senses) == 1:
             return senses[0]
-        best = _by_context(self.telling.get(short, {}), context)
+        best = _by_context(self.telling(short), context)
         if best is not None:
             return senses[best]
         if senses[0].default:
@@ -442,12 +443,14 @@ class Senses:
         return None
 
 
-def _telling(senses: list[Sense]) -> dict[str, int]:
-    """{name: index of the one sense beside which its papers mention it}."""
+def _telling(senses: list[Sense], longs: dict[str, LongForm]) -> dict[str, int]:
+    """{name: index of the one sense beside whose definitions its papers mention it}."""
     owners: dict[str, int] = {}
     for i, sense in enumerate(senses):
-        for name, _ in sense.context:
-            owners[name] = i if owners.get(name, i) == i else -1
+        for key in sorted(sense.long_keys):
+            for mentions, own in longs[key].contexts:
+                for name in context_of(mentions) - {own}:
+                    owners[name] = i if owners.get(name, i) == i else -1
     return {name: i for name, i in owners.items() if i >= 0}
 
 
@@ -479,5 +482,4 @@ def decide(defs: Definitions, lexicon: Lexicon) -> Senses:
                 long_to_sense.setdefault(k, sense)
     for k in clashes:
         del long_to_sense[k]
-    telling = {short: _telling(senses) for short, senses in by_short.items() if len(senses) > 1}
-    return Senses(by_short, long_to_sense, telling, lexicon)
+    return Senses(by_short, long_to_sense, lexicon, defs)
