@@ -29,7 +29,8 @@ from kg.extractors.records import (
 #: punctuation dropped), see docs/graph.md; files of schema 1 are refused (rebuild them).
 #: 3: model versions and sizes are nodes of their own, VARIANT_OF their family; author
 #:    identity (docs/identity.md): merged and split people, ids, AUTHORED.printed; APPLIED_TO
-#:    means "evaluated on / applied to" and keeps each paper's evidence sentence.
+#:    means "evaluated on / applied to" and keeps each paper's evidence sentence; entity
+#:    keys follow acronym senses ("IBP (Indian Buffet Process)") and one type per name.
 SCHEMA_VERSION = 3
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"

@@ -19,6 +19,7 @@ from kg.extractors.workers import WorkerPool
 from kg.graph._nx import node_attrs
 from kg.graph.entities import add_entity_layer
 from kg.graph.identity import Overrides
+from kg.graph.kinds import unify_types
 from kg.graph.overrides import identity_file, read_overrides
 from kg.graph.papers import (
     add_paper,
@@ -30,7 +31,7 @@ from kg.graph.papers import (
 )
 from kg.graph.people import decide
 from kg.graph.rekey import apply_people, identity_summary
-from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
+from kg.graph.resolve import Resolution, resolve_corpus
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 #: A listing file, folder or glob.
@@ -118,7 +119,8 @@ def assemble_mentions(
     """
     G.remove_nodes_from([n for n, kind in G.nodes(data="kind") if kind in S.CONCEPT_KINDS])
     resolved = resolve_corpus(mentions.items()) if resolution is None else resolution.items
-    add_entity_layer(G, sorted(unify_collection_kinds(resolved)))
+    typed, other_types = unify_types(sorted(resolved))
+    add_entity_layer(G, typed, other_types=other_types)
 
 
 def build_graph(

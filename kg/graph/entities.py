@@ -23,12 +23,15 @@ def add_entity_layer(
     resolved: Iterable[tuple[str, Sequence[Mention]]],
     *,
     families: Mapping[str, str] | None = None,
+    other_types: Mapping[str, list[str]] | None = None,
 ) -> None:
     """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
     resolved mentions, and the VARIANT_OF edges among the Methods.
 
     ``resolved`` is ``[(paper key, [Mention])]`` with corpus-wide canonical names; the graph
-    must not hold entities yet. One edge per paper and entity: the earliest mention is the
+    must not hold entities yet. ``other_types`` gives the nodes whose name the corpus also
+    typed otherwise those types (:mod:`kg.graph.kinds`), kept as the property ``other_types``.
+    One edge per paper and entity: the earliest mention is the
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     A Method's parent (:func:`kg.graph.variants.variant_links`, with ``families``, by default
     the lexicon's model families) that no paper names gets a node of its own.
@@ -38,6 +41,7 @@ def add_entity_layer(
     aliases: dict[str, set[str]] = {}
     keys: dict[tuple[str, str], str] = {}
     applied: dict[tuple[str, str], dict[str, Evidence]] = {}
+    absorbed = {k for k, kinds in (other_types or {}).items() if S.BENCHMARK in kinds}
     for paper, mentions in resolved:
         by_entity: dict[str, tuple[Mention, bool]] = {}
         # The method, dataset and benchmark mentions, for APPLIED_TO.
@@ -49,10 +53,10 @@ def add_entity_layer(
             if m.type in _APPLIED_KINDS:
                 keyed.append((key, m))
             if key not in entities:
-                _new_entity(entities, edges, aliases, key, m)
+                _new_entity(entities, edges, aliases, key, m, absorbed)
+            if m.long_form and entities[key].get("long_form") is None:
+                entities[key]["long_form"] = m.long_form
             if m.type != S.CONCEPT:
-                if m.long_form and entities[key]["long_form"] is None:
-                    entities[key]["long_form"] = m.long_form
                 names = aliases[key]
                 names.add(m.text)
                 names.update(m.aliases)
@@ -88,6 +92,9 @@ def add_entity_layer(
     edges += _variant_edges(entities, aliases, variants)
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
+    for key, kinds in (other_types or {}).items():
+        if key in entities:
+            entities[key]["other_types"] = kinds
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
     insert_edges(
@@ -123,20 +130,23 @@ def _new_entity(
     aliases: dict[str, set[str]],
     key: str,
     m: Mention,
+    absorbed: set[str],
 ) -> None:
-    """Record the node of a new entity (and the benchmarks a dataset is PART_OF)."""
+    """Record the node of a new entity (and the benchmarks a dataset is PART_OF; a
+    benchmark whose name the corpus makes a Dataset, in ``absorbed``, is that Dataset)."""
     if m.type == S.CONCEPT:
         entities[key] = {"kind": S.CONCEPT, "name": m.canonical}
         return
     entities[key] = {"kind": m.type, "name": m.canonical, "aliases": [], "long_form": None}
     aliases[key] = set()
     for benchmark in m.part_of:
-        bkey = S.entity_key(S.BENCHMARK, benchmark)
+        kind = S.DATASET if S.entity_key(S.DATASET, benchmark) in absorbed else S.BENCHMARK
+        bkey = S.entity_key(kind, benchmark)
         if bkey == key:
             continue
         if bkey not in entities:
             entities[bkey] = {
-                "kind": S.BENCHMARK,
+                "kind": kind,
                 "name": benchmark,
                 "aliases": [],
                 "long_form": None,

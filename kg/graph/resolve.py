@@ -1,28 +1,27 @@
 """Entity resolution across a corpus: one canonical name per thing, acronyms expanded.
 
-An acronym defined in one abstract ("Group Relative Policy Optimization (GRPO)") names the
-bare acronym and the bare long form in every other abstract; spelling variants of a name
-(ImageNet-1k, ImageNet1K) become one canonical display name; a short form defined with two
-different long forms of one type is ambiguous and is not merged: each defining paper keeps
-"SHORT (long form)".
+A short form an abstract defines means that definition in that abstract, and names its
+sense elsewhere (:mod:`kg.graph.senses`: one node per sense, the lexicon a default); a
+defined long form written alone is its short form; spelling variants of a name
+(ImageNet-1k, ImageNet1K) become one canonical display name; a name the corpus gives
+several types gets the one its evidence favours (:func:`unify_types`).
 """
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kg.extractors.choose import LEXICON_RULES
-from kg.extractors.names import entity_name_key
+from kg.extractors.lexicon import Lexicon
+from kg.extractors.names import entity_name_key, name_key
 from kg.extractors.names import long_key as _long_key
 from kg.extractors.records import Mention, mention_from_fields
-from kg.schema import COLLECTION_KINDS
+from kg.graph import senses
+from kg.graph.senses import shipped_lexicon
 
 #: ``[(paper key, [Mention])]``: each paper's mentions, the shape resolution reads and gives.
 Items = list[tuple[str, list[Mention]]]
-#: {short form: {long-form key: (long form, type, papers)}}.
-Definitions = dict[str, dict[str, tuple[str, str, int]]]
-#: (unique, ambiguous, long_to_short) of :func:`acronym_tables`.
-Tables = tuple[dict[str, tuple[str, str, int]], set[str], dict[tuple[str, str], str]]
+#: What one paper's resolution depends on: a short form, or a (type, long-form key).
+Need = str | tuple[str, str]
 #: (type, entity name key): the mentions of one entity.
 Group = tuple[str, str]
 
@@ -32,83 +31,43 @@ def _replace(m: Mention, **changes: Any) -> Mention:
     return mention_from_fields({**m.__dict__, **changes})
 
 
-def acronym_definitions(
-    items: Iterable[tuple[str, Sequence[Mention]]], defs: Definitions | None = None
-) -> Definitions:
-    """{short form: {long-form key: (long form, type, papers)}} over the corpus (added to
-    ``defs`` when given).
-
-    Only acronyms the lexicon does not know count: a known one has its canonical already."""
-    defs = defaultdict(dict) if defs is None else defs
-    for _, mentions in items:
-        for m in mentions:
-            if m.long_form and m.canonical != m.long_form and m.rule == "abbreviation":
-                longs, key = defs[m.canonical], _long_key(m.long_form)
-                seen = longs.get(key)
-                longs[key] = (
-                    (m.long_form, m.type, 1)
-                    if seen is None
-                    else (min(seen[0], m.long_form), min(seen[1], m.type), seen[2] + 1)
-                )
-    return defs
-
-
-def acronym_tables(defs: Definitions) -> Tables:
-    """(unique, ambiguous, long_to_short) of acronym definitions: the short forms with one
-    meaning and its (long form, type, papers); the others; and the short form of each
-    (type, long-form key)."""
-    unique = {
-        short: min(longs.values(), key=lambda v: (-v[2], v[0]))
-        for short, longs in sorted(defs.items())
-        if len({kind for _, kind, _ in longs.values()}) == 1 and len(_distinct_meanings(longs)) == 1
-    }
-    ambiguous = {short for short in defs if short not in unique}
-    long_to_short: dict[tuple[str, str], str] = {}
-    for short, (long_form, kind, _) in sorted(unique.items()):
-        long_to_short.setdefault((kind, _long_key(long_form)), short)
-    return unique, ambiguous, long_to_short
-
-
-def _distinct_meanings(longs: dict[str, Any]) -> list[str]:
-    """Long-form keys that are not variants of one another (one a prefix of the other,
-    as "chain-of-thought" and "chain-of-thought prompting", counts as one meaning)."""
-    keys = sorted(longs, key=len)
-    meanings: list[str] = []
-    for key in keys:
-        if not any(key.startswith(k) for k in meanings):
-            meanings.append(key)
-    return meanings
-
-
 def _most_common(counts: Counter[str]) -> str:
     """The most counted value of a Counter, ties to the alphabetically first (so the input
     order does not matter)."""
     return min(counts, key=lambda value: (-counts[value], value))
 
 
-def resolve_corpus(items: Iterable[tuple[str, Sequence[Mention]]]) -> Items:
+def resolve_corpus(
+    items: Iterable[tuple[str, Sequence[Mention]]], *, lexicon: Lexicon | None = None
+) -> Items:
     """Corpus-wide canonical names and types for ``[(paper_key, [Mention])]``.
 
     Returns the same shape, in the same order; within a paper, mentions that resolve to
-    one entity are merged into the first.
+    one entity are merged into the first. ``lexicon`` is the shipped one by default.
     """
-    return Resolution(items).items
+    return Resolution(items, lexicon=lexicon).items
 
 
 class Resolution:
     """Corpus-wide resolution that more papers can join.
 
     ``items`` holds ``(paper key, resolved mentions)`` in input order. :meth:`extend` adds
-    papers and re-resolves only the papers whose result the new ones change (an acronym
+    papers and re-resolves only the papers whose result the new ones change (a short form
     they define, a display name or long form they tip), so a resolution extended in steps
-    equals one made at once over the same papers.
+    equals one made at once over the same papers. ``lexicon`` (the shipped one by default)
+    gives the default sense of the short forms it knows.
     """
 
-    def __init__(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
+    def __init__(
+        self, items: Iterable[tuple[str, Sequence[Mention]]], *, lexicon: Lexicon | None = None
+    ) -> None:
+        self._lexicon = shipped_lexicon() if lexicon is None else lexicon
         self._raw = [(key, list(mentions)) for key, mentions in items]
-        self._defs = acronym_definitions(self._raw)
-        self._tables = acronym_tables(self._defs)
-        self._stage1 = [[_resolve_mention(m, *self._tables) for m in ms] for _, ms in self._raw]
+        self._defs: senses.Definitions = {}
+        for _, mentions in self._raw:
+            senses.merge(self._defs, senses.summarise(mentions))
+        self.senses = senses.decide(self._defs, self._lexicon)
+        self._stage1 = [_resolve_paper(mentions, self.senses) for _, mentions in self._raw]
         self._names: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._forms: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
@@ -142,14 +101,20 @@ class Resolution:
         """Add ``[(paper key, [Mention])]`` (papers not in the resolution yet)."""
         start = len(self._raw)
         self._raw += [(key, list(mentions)) for key, mentions in items]
-        old_tables = self._tables
-        acronym_definitions(self._raw[start:], self._defs)
-        self._tables = acronym_tables(self._defs)
-        redo = self._touched_by_acronyms(old_tables, self._tables, start)
+        old = self.senses
+        for _, mentions in self._raw[start:]:
+            senses.merge(self._defs, senses.summarise(mentions))
+        self.senses = senses.decide(self._defs, self._lexicon)
+        changed = _changed_needs(old, self.senses)
+        redo = (
+            {i for i in range(start) if not _needs(self._raw[i][1]).isdisjoint(changed)}
+            if changed
+            else set()
+        )
         redo |= set(range(start, len(self._raw)))
         touched = set()
         for i in sorted(redo):
-            stage1 = [_resolve_mention(m, *self._tables) for m in self._raw[i][1]]
+            stage1 = _resolve_paper(self._raw[i][1], self.senses)
             if i < start:
                 touched |= self._count(self._stage1[i], -1)
                 self._stage1[i] = stage1
@@ -174,76 +139,21 @@ class Resolution:
         for i in redo:
             self.items[i] = (self._raw[i][0], self._stage2(self._stage1[i]))
 
-    def _touched_by_acronyms(self, old: Tables, new: Tables, end: int) -> set[int]:
-        """The first ``end`` papers whose stage-1 result differs between the acronym tables
-        ``old`` and ``new``."""
-        (old_unique, old_ambiguous, old_long), (unique, ambiguous, long_to_short) = old, new
-        shorts = {
-            s for s in old_unique.keys() | unique.keys() if old_unique.get(s) != unique.get(s)
-        } | (old_ambiguous ^ ambiguous)
-        longs = {
-            k
-            for k in old_long.keys() | long_to_short.keys()
-            if old_long.get(k) != long_to_short.get(k)
-        }
-        if not shorts and not longs:
-            return set()
-        return {
-            i
-            for i in range(end)
-            if any(
-                m.canonical in shorts
-                or (not m.long_form and (m.type, _long_key(m.canonical)) in longs)
-                for m in self._raw[i][1]
-            )
-        }
 
-
-def unify_collection_kinds(items: Items) -> Items:
-    """``[(paper key, [Mention])]`` with each name the corpus calls both a Dataset and a
-    Benchmark given the kind most of its papers give it (ties: Benchmark), so that the
-    graph has one MNIST node. Extraction records keep the kind their own text gives.
-
-    >>> from kg.extractors.records import Mention
-    >>> def m(kind):
-    ...     return Mention(type=kind, text="MNIST", canonical="MNIST", start=0, end=5,
-    ...                    sentence="", rule="lexicon", score=0.9)
-    >>> items = [("p1", [m("Dataset")]), ("p2", [m("Dataset")]), ("p3", [m("Benchmark")])]
-    >>> [ms[0].type for _, ms in unify_collection_kinds(items)]
-    ['Dataset', 'Dataset', 'Dataset']
-
-    The display name is the one most of its papers use.
-    """
-    kinds: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    names: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for _, mentions in items:
-        for key, kind, name in {
-            (entity_name_key(m.canonical), m.type, m.canonical)
-            for m in mentions
-            if m.type in COLLECTION_KINDS
-        }:
-            kinds[key][kind] += 1
-            names[key][name] += 1
-    one = {
-        key: (_most_common(counts), _most_common(names[key]))
-        for key, counts in kinds.items()
-        if len(counts) > 1
+def _changed_needs(old: senses.Senses, new: senses.Senses) -> set[Need]:
+    """What a paper's stage-1 result may depend on that differs between ``old`` and ``new``:
+    short forms whose senses changed and (type, long-form key)s that spell another sense."""
+    changed: set[Need] = {
+        short
+        for short in old.by_short.keys() | new.by_short.keys()
+        if old.by_short.get(short) != new.by_short.get(short)
     }
-    if not one:
-        return items
-    return [(paper, [_as_one(m, one) for m in mentions]) for paper, mentions in items]
-
-
-def _as_one(m: Mention, one: dict[str, tuple[str, str]]) -> Mention:
-    """``m`` with the kind and display name of its collection in ``one``, if it has one."""
-    kind, name = (
-        one.get(entity_name_key(m.canonical), (m.type, m.canonical))
-        if m.type in COLLECTION_KINDS
-        else (m.type, m.canonical)
-    )
-    if (kind, name) == (m.type, m.canonical):
-        return m
-    return _replace(m, type=kind, canonical=name)
+    changed |= {
+        k
+        for k in old.long_to_sense.keys() | new.long_to_sense.keys()
+        if old.long_to_sense.get(k) != new.long_to_sense.get(k)
+    }
+    return changed
 
 
 def _uncount(groups: dict[Group, Counter[str]], group: Group, value: str) -> None:
@@ -265,37 +175,127 @@ def _renamed(m: Mention, names: dict[Group, str], long_forms: dict[Group, str]) 
     return _replace(m, canonical=canonical, long_form=long_form)
 
 
-#: Rules whose mentions the lexicon named: other abstracts' definitions neither retype nor
-#: rename them ("Cable News Network (CNN)" in one abstract leaves the CNN of the others a
-#: Method; "Relation Learning (RL)" leaves "reinforcement learning (RL)" the RL Method).
-KNOWN_RULES = frozenset(LEXICON_RULES)
+def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
+    """One paper's mentions with their corpus-wide senses: a definition names its sense, a
+    bare short form follows the paper's own definition or the sense decided for it, and a
+    defined long form written alone becomes its short form."""
+    own: dict[str, Mention] = {}  # each short form the paper defines: its defining mention
+    defined: dict[int, Mention] = {}
+    for i, m in enumerate(mentions):
+        short = senses.short_form_of(m)
+        if short is not None and m.long_form:
+            defined[i] = _as_defined(m, table.defined_sense(short, m.long_form))
+            own.setdefault(name_key(short), defined[i])
+    context: frozenset[str] | None = None
+    said: str | None = None  # the paper's sentences that hold a mention
+    out = []
+    for i, m in enumerate(mentions):
+        if i in defined:
+            out.append(defined[i])
+            continue
+        bare = senses.bare_short(m)
+        bare = name_key(bare) if bare is not None else None
+        if bare is not None and bare not in own:
+            if said is None:
+                said = "\n".join(sorted({n.sentence for n in mentions}))
+            hidden = _hidden_definition(m, mentions, said, table)
+            if hidden is not None:
+                own[bare] = hidden
+                out.append(hidden)
+                continue
+        if bare is not None and bare in own:
+            out.append(_as_own(m, own[bare]))
+        elif bare is not None and bare in table.by_short:
+            context = senses.context_of(mentions) if context is None else context
+            sense = table.bare_sense(bare, context - {m.canonical})
+            out.append(_as_bare(m, sense))
+        elif not m.long_form and (m.type, _long_key(m.canonical)) in table.long_to_sense:
+            sense = table.long_to_sense[(m.type, _long_key(m.canonical))]
+            aliases = tuple(sorted(set(m.aliases) | {m.text}))
+            out.append(
+                _replace(
+                    m, canonical=sense.name, long_form=m.canonical, aliases=aliases, part_of=()
+                )
+            )
+        else:
+            out.append(m)
+    return out
 
 
-def _resolve_mention(
-    m: Mention,
-    unique: dict[str, tuple[str, str, int]],
-    ambiguous: set[str],
-    long_to_short: dict[tuple[str, str], str],
-) -> Mention:
-    """One mention with its corpus-wide name, type and long form."""
-    if m.long_form:
-        if m.canonical in ambiguous and m.rule not in KNOWN_RULES:
-            return _replace(m, canonical=f"{m.canonical} ({m.long_form})")
+def _hidden_definition(
+    m: Mention, mentions: Sequence[Mention], said: str, table: senses.Senses
+) -> Mention | None:
+    """A bare short form that its paper defines where the extraction kept no definition
+    ("Value iteration (VI)" after "Value iteration" was named): named as that definition,
+    i.e. as the paper's mention of the long form, else as its sense; None if none is found."""
+    long_form = senses.hidden_long_form(m, said)
+    if long_form is None:
+        return None
+    key = _long_key(long_form)
+    for other in mentions:
+        if other is not m and key in {_long_key(other.canonical), _long_key(other.text)}:
+            return _as_own(m, _replace(other, long_form=other.long_form or long_form))
+    defined = _replace(m, long_form=long_form, aliases=tuple(sorted({*m.aliases, long_form})))
+    return _as_defined(defined, table.hidden_sense(m.text, long_form, m.type))
+
+
+def _needs(mentions: Iterable[Mention]) -> set[Need]:
+    """What :func:`_resolve_paper` reads of the senses for these mentions: the short forms
+    they define or use bare, the (type, long-form key)s of their names."""
+    needs: set[Need] = set()
+    for m in mentions:
+        short = senses.short_form_of(m) or senses.bare_short(m)
+        if short is not None:
+            needs.add(name_key(short))
+        if not m.long_form:
+            needs.add((m.type, _long_key(m.canonical)))
+    return needs
+
+
+def _as_own(m: Mention, definition: Mention) -> Mention:
+    """A bare short form in a paper that defines it: named as the definition is."""
+    if (m.type, m.canonical, m.long_form) == (
+        definition.type,
+        definition.canonical,
+        definition.long_form,
+    ):
         return m
-    if m.canonical in unique and m.rule not in KNOWN_RULES:
-        long_form, kind, _ = unique[m.canonical]
-        return _replace(
-            m, type=kind, long_form=long_form, aliases=tuple(sorted(set(m.aliases) | {long_form}))
-        )
-    short = long_to_short.get((m.type, _long_key(m.canonical)))
-    if short:
-        return _replace(
-            m,
-            canonical=short,
-            long_form=m.canonical,
-            aliases=tuple(sorted(set(m.aliases) | {m.text})),
-        )
-    return m
+    aliases = set(m.aliases) | {m.text} | {definition.long_form or m.text}
+    return _replace(
+        m,
+        type=definition.type,
+        canonical=definition.canonical,
+        long_form=definition.long_form,
+        aliases=tuple(sorted(aliases - {definition.canonical})),
+        part_of=definition.part_of,
+    )
+
+
+def _as_defined(m: Mention, sense: senses.Sense | None) -> Mention:
+    """A defining mention named by the sense its definition belongs to."""
+    if sense is None:
+        return m
+    if sense.lexicon:
+        same = (m.canonical, m.type) == (sense.name, sense.type)
+        return m if same else _replace(m, canonical=sense.name, type=sense.type)
+    return m if m.canonical == sense.name else _replace(m, canonical=sense.name, part_of=())
+
+
+def _as_bare(m: Mention, sense: senses.Sense | None) -> Mention:
+    """A bare short form named by the sense decided for it (itself when none is)."""
+    if sense is None or sense.lexicon and (m.canonical, m.type) == (sense.name, sense.type):
+        return m
+    if sense.lexicon:
+        return _replace(m, canonical=sense.name, type=sense.type)
+    aliases = set(m.aliases) | {m.text} | ({sense.long_form} if sense.long_form else set())
+    return _replace(
+        m,
+        type=sense.type,
+        canonical=sense.name,
+        long_form=sense.long_form,
+        aliases=tuple(sorted(aliases - {sense.name})),
+        part_of=(),
+    )
 
 
 def _merge(mentions: Iterable[Mention]) -> list[Mention]:

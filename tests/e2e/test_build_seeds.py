@@ -71,6 +71,30 @@ def test_incremental_build_equals_full_build(tmp_path):
     assert len(load_mentions(tmp_path / "inc.kg")) == 2
 
 
+def test_incremental_build_with_conflicting_senses_equals_full_build(tmp_path):
+    from kg.graph.build import build
+
+    first = (
+        "Interval bound propagation (IBP) certifies robust networks on CIFAR-10.",
+        "We fit a Dirichlet process (DP) mixture with Gibbs sampling.",
+    )
+    second = (
+        "We place an Indian Buffet Process (IBP) prior on latent features.",
+        "Dynamic programming (DP) solves the alignment exactly.",
+        "The IBP prior and the DP mixture are fit with Gibbs sampling.",
+    )
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(json.dumps({"abstract": t}) + "\n" for t in first))
+    b.write_text("".join(json.dumps({"abstract": t}) + "\n" for t in second))
+    build([a], str(tmp_path / "inc.kg"))
+    build([b], str(tmp_path / "inc.kg"))
+    G, _ = build([a, b], str(tmp_path / "full.kg"))
+    assert (tmp_path / "inc.kg").read_bytes() == (tmp_path / "full.kg").read_bytes()
+    names = {d["name"] for _, d in G.nodes(data=True) if d["kind"] in S.ENTITY_KINDS}
+    assert {"IBP (Indian Buffet Process)", "interval bound propagation"} <= names
+    assert {"DP (Dirichlet process)", "dynamic programming"} <= names
+
+
 def test_authors_carry_their_coauthor_count(seed_graph):
     from kg.query.traverse import collaborations
 

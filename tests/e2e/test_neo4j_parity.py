@@ -112,13 +112,22 @@ def test_seed_graph_rows_match_everywhere(seed):
     assert answered >= 8
 
 
-def test_a_name_with_an_empty_twin_answers_the_same_everywhere(seed):
+@pytest.fixture
+def twin(bolt_server, seed_graph):
+    from tests.e2e.test_queries_engine import with_empty_twin
+
+    G = with_empty_twin(seed_graph)
+    with pushed(bolt_server, G) as bolt, open_graph(G) as embedded:
+        yield G, bolt, embedded
+
+
+def test_a_name_with_an_empty_twin_answers_the_same_everywhere(twin):
     """ "ImageNet" names an empty Benchmark and the Dataset its papers evaluate on: Bolt, the
     embedded engine and Python all answer from the Dataset and note the same choice."""
     from tests.e2e.test_queries_engine import SEED_NOTE
     from tests.unit.test_lookup import quietly
 
-    G, bolt, embedded = seed
+    G, bolt, embedded = twin
     query, given = load_query("methods_on"), {"dataset": "ImageNet"}
     over_bolt, bolt_notes = quietly(run_query, query, bolt, given)
     embedded_rows, embedded_notes = quietly(run_query, query, embedded, given)

@@ -37,7 +37,7 @@ def test_acronym_defined_once_resolves_bare_uses_elsewhere():
     assert [(m.type, m.canonical) for m in resolved["p3"]] == [("Task", "foo bar zap")]
 
 
-def test_a_definition_elsewhere_does_not_retype_a_name_the_lexicon_knows():
+def test_a_definition_elsewhere_is_its_own_sense_and_the_lexicon_the_default():
     items = [
         (
             "p1",
@@ -55,8 +55,9 @@ def test_a_definition_elsewhere_does_not_retype_a_name_the_lexicon_knows():
         ("p3", [mention("Method", "CNN", "CNN", rule="coined-name")]),
     ]
     resolved = by_paper(resolve_corpus(items))
+    assert resolved["p1"] == {("Concept", "CNN (Cable News Network)")}
     assert resolved["p2"] == {("Method", "CNN")}
-    assert resolved["p3"] == {("Concept", "CNN")}
+    assert resolved["p3"] == {("Method", "CNN")}
 
 
 def test_ambiguous_definitions_elsewhere_do_not_rename_a_known_acronym():

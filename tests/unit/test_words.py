@@ -15,7 +15,7 @@ FILES = sorted(Path(str(WORDS_DIR)).glob("*.txt"))
 def names_in_code():
     """The list names the extraction code loads (``word_set("...")``)."""
     found = set()
-    for path in EXTRACTORS.rglob("*.py"):
+    for path in [*EXTRACTORS.rglob("*.py"), *(EXTRACTORS.parent / "kg").rglob("*.py")]:
         found.update(re.findall(r"word_(?:set|list)\(\"(\w+)\"\)", path.read_text()))
     return found
 
