@@ -45,6 +45,7 @@ OPENING_SUBJECT = "opening-subject"
 METRIC_PHRASE = "metric-phrase"
 TASK_PHRASE = "task-phrase"
 TASK_GERUND = "task-gerund"
+CORPUS_TERM = "corpus-term"
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ RULES = (
     Rule(METRIC_PHRASE, 0.55, 7),
     Rule(TASK_PHRASE, 0.55, 7),
     Rule(TASK_GERUND, 0.5, 7),
+    Rule(CORPUS_TERM, 0.5, 8),
 )
 RULE_NAMES = tuple(r.name for r in RULES)
 #: Confidence of each rule's mentions.
