@@ -320,11 +320,11 @@ def _local_rule_candidates(text, lexicon, defined):
 
 def _term_candidates(text: str, lexicon: Lexicon) -> list[Candidate]:
     """The uses of the shipped corpus terms (:mod:`kg.extractors.term_inventory`) that the
-    lexicon does not hold, typed as the corpus types them."""
+    lexicon does not hold, typed as the corpus types them; none inside a hyphenated word."""
     return [
         Candidate(a, b, term.type, term.form, CORPUS_TERM)
         for a, b, term in find_terms(text, load_inventory())
-        if lexicon.lookup(text[a:b]) is None
+        if text[a - 1 : a] != "-" and text[b : b + 1] != "-" and lexicon.lookup(text[a:b]) is None
     ]
 
 

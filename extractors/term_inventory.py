@@ -8,14 +8,16 @@ line and one term a line: key, type, display form, document frequency, C-value, 
 """
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from kg.extractors.terms import MAX_WORDS, Term, phrase_runs, term_key
+from kg.extractors.names import plural
+from kg.extractors.terms import Term
 
 TERMS_PATH = Path(str(files("kg.extractors.data"))) / "terms.tsv"
 PROVENANCE_PREFIX = "# provenance: "
@@ -49,15 +51,31 @@ def parse_inventory(text: str) -> tuple[dict[str, Any], dict[str, Term]]:
 
 @dataclass(frozen=True)
 class Inventory:
-    """Terms by key, and the first words of the terms (to skip the others fast)."""
+    """Terms by key; ``forms`` maps each term's key and its plural to the key; ``openings``
+    the first two words of each term form (a singular and a plural two-word term's both)
+    to the most words of a term they open."""
 
     terms: Mapping[str, Term]
-    first_words: frozenset[str]
+    forms: Mapping[str, str]
+    openings: Mapping[str, int]
+
+    @cached_property
+    def opening_set(self) -> frozenset[tuple[str, ...]]:
+        """The openings as word pairs (as ``zip`` gives a text's)."""
+        return frozenset(tuple(opening.split(" ")) for opening in self.openings)
 
 
 def inventory_of(terms: Mapping[str, Term]) -> Inventory:
     """An :class:`Inventory` of ``terms``."""
-    return Inventory(terms, frozenset(key.split(" ", 1)[0] for key in terms))
+    forms: dict[str, str] = {}
+    openings: dict[str, int] = {}
+    for key in terms:
+        for form in (key, plural(key)):
+            forms[form] = key
+            words = form.split(" ")
+            opening = " ".join(words[:2])
+            openings[opening] = max(openings.get(opening, 0), len(words))
+    return Inventory(terms, forms, openings)
 
 
 @cache
@@ -68,27 +86,59 @@ def load_inventory() -> Inventory:
     return inventory_of(parse_inventory(TERMS_PATH.read_text(encoding="utf-8"))[1])
 
 
+#: A word as the openings are looked up by (letters, digits, inner hyphens).
+_WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
+#: Up to four words joined by single spaces, from a term's start.
+_STRETCH = re.compile(r"[a-z0-9][a-z0-9\-]*(?: [a-z0-9][a-z0-9\-]*){1,3}")
+
+
 def find_terms(text: str, inventory: Inventory) -> list[tuple[int, int, Term]]:
-    """(start, end, term) of each use of an inventory term in ``text``, the longest first
-    where terms of one run of words overlap.
+    """(start, end, term) of each use of an inventory term in ``text`` (any case, singular
+    or plural, its words joined by single spaces, standing as words of their own), the
+    longest first where uses overlap, in text order.
+
+    The two-word openings of the text are looked up all at once (a set intersection);
+    only the few that open a term are looked for in the text.
 
     >>> t = Term("slot filling", "Task", "slot filling", 5, 5.0)
     >>> inventory = inventory_of({t.key: t})
-    >>> [(a, b, t.key) for a, b, t in find_terms("We tackle slot filling.", inventory)]
-    [(10, 22, 'slot filling')]
+    >>> [(a, b, t.key) for a, b, t in find_terms("We tackle (Slot fillings).", inventory)]
+    [(11, 24, 'slot filling')]
     """
-    found = []
-    first_words, terms = inventory.first_words, inventory.terms
-    for run in phrase_runs(text):
-        words = [w for w, _, _ in run]
-        i = 0
-        while i < len(run) - 1:
-            if words[i] in first_words:
-                for j in range(min(i + MAX_WORDS, len(run)), i + 1, -1):
-                    term = terms.get(term_key(words[i:j]))
-                    if term is not None:
-                        found.append((run[i][1], run[j - 1][2], term))
-                        i = j - 1
-                        break
-            i += 1
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    openings = inventory.opening_set.intersection(zip(words, words[1:], strict=False))
+    if not openings:
+        return []
+    uses = []
+    for pair in openings:
+        opening = " ".join(pair)
+        at = lowered.find(opening)
+        while at >= 0:
+            if at == 0 or not (lowered[at - 1].isalnum() or lowered[at - 1] == "-"):
+                use = _longest_term(lowered, at, inventory)
+                if use is not None:
+                    uses.append(use)
+            at = lowered.find(opening, at + 1)
+    found: list[tuple[int, int, Term]] = []
+    for start, end, term in sorted(uses, key=lambda u: (u[0], -u[1])):
+        if not found or start >= found[-1][1]:
+            found.append((start, end, term))
     return found
+
+
+def _longest_term(lowered: str, at: int, inventory: Inventory) -> tuple[int, int, Term] | None:
+    """The longest term starting at offset ``at`` and ending at a word's end, or None."""
+    stretch = _STRETCH.match(lowered, at)
+    if stretch is None:
+        return None
+    words = stretch.group().split(" ")
+    for j in range(len(words), 1, -1):
+        form = " ".join(words[:j])
+        key = inventory.forms.get(form)
+        end = at + len(form)
+        if key is not None and not (
+            lowered[end : end + 1].isalnum() or lowered[end : end + 1] == "-"
+        ):
+            return at, end, inventory.terms[key]
+    return None

@@ -163,31 +163,44 @@ def test_inventory_file_round_trips_with_its_provenance():
         parse_inventory(text.split("\n", 1)[1])
 
 
-def test_find_terms_takes_the_longest_term_of_a_run():
+def test_find_terms_takes_the_longest_term_at_each_word():
     inventory = inventory_of(
         {
             key: Term(key, TASK, key, 3, 3.0)
             for key in ("ridge regression", "kernel ridge regression", "weight pruning")
         }
     )
-    text = "Kernel ridge regressions and ridge regression, then weight pruning."
+    text = "Kernel ridge regressions and ridge regression, then (weight pruning)."
     assert [(text[a:b], t.key) for a, b, t in find_terms(text, inventory)] == [
         ("Kernel ridge regressions", "kernel ridge regression"),
         ("ridge regression", "ridge regression"),
         ("weight pruning", "weight pruning"),
     ]
+    # punctuation inside a term breaks it
+    assert find_terms("weight, pruning and ridge (regression)", inventory) == []
 
 
 def test_an_inventory_term_in_an_abstract_becomes_a_typed_mention(monkeypatch):
+    from kg.extractors import candidates
     from kg.extractors.pipeline import build_nlp
 
     terms = {
         "quokka census": Term("quokka census", TASK, "quokka census", 4, 4.0),
         "burrow density": Term("burrow density", METRIC, "burrow density", 5, 5.0),
+        "dune survey": Term("dune survey", CONCEPT, "dune survey", 3, 3.0),
     }
-    monkeypatch.setattr(term_inventory, "load_inventory", lambda: inventory_of(terms))
-    monkeypatch.setattr("kg.extractors.candidates.load_inventory", lambda: inventory_of(terms))
-    doc = build_nlp()("We study quokka census on three islands and report burrow density.")
-    found = {(m.type, m.canonical, m.rule) for m in doc._.mentions}
-    assert (TASK, "quokka census", "corpus-term") in found
-    assert (METRIC, "burrow density", "corpus-term") in found
+    monkeypatch.setattr(candidates, "load_inventory", lambda: inventory_of(terms))
+    text = "We study Quokka censuses with a dune survey and report burrow density."
+    found = {(m.type, m.canonical, m.rule, m.text) for m in build_nlp()(text)._.mentions}
+    assert {
+        (TASK, "quokka census", "corpus-term", "Quokka censuses"),
+        (METRIC, "burrow density", "corpus-term", "burrow density"),
+        (CONCEPT, "dune survey", "corpus-term", "dune survey"),
+    } <= found
+
+
+def test_the_shipped_inventory_is_loaded_once_with_typed_terms():
+    terms = term_inventory.load_inventory().terms
+    assert terms is term_inventory.load_inventory().terms
+    assert len(terms) > 1000
+    assert {t.type for t in terms.values()} == {CONCEPT, METHOD, METRIC, TASK}
