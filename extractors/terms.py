@@ -161,7 +161,13 @@ def cues_at(text: str, start: int, end: int) -> frozenset[str]:
 def _word_class(word: str) -> int:
     """0: a boundary; 1: may stand inside a term; 2: may also open one; 3: may also head
     one (or 4: head only; 5: open only)."""
-    if word in _STOPS or len(word) < 2 or word.endswith("ly") and len(word) > 4:
+    if (
+        word in _STOPS
+        or singular(word) in _STOPS
+        or len(word) < 2
+        or word.endswith("ly")
+        and len(word) > 4
+    ):
         return 0
     opens = heads = True
     if word.endswith("ing") and word not in _ING_NOUNS:
