@@ -34,8 +34,12 @@ def format_inventory(terms: Iterable[Term], provenance: Mapping[str, Any]) -> st
     return "\n".join(lines) + "\n"
 
 
-def parse_inventory(text: str) -> tuple[dict[str, Any], dict[str, Term]]:
-    """(provenance, {key: Term}) of an inventory file's text."""
+def parse_inventory(
+    text: str, types: Iterable[str] | None = None
+) -> tuple[dict[str, Any], dict[str, Term]]:
+    """(provenance, {key: Term}) of an inventory file's text (its terms of ``types`` only,
+    when given)."""
+    wanted = None if types is None else frozenset(types)
     lines = text.splitlines()
     if not lines or not lines[0].startswith(PROVENANCE_PREFIX):
         raise ValueError("an inventory starts with its provenance line")
@@ -43,6 +47,8 @@ def parse_inventory(text: str) -> tuple[dict[str, Any], dict[str, Term]]:
     terms = {}
     for line in lines[2:]:
         key, kind, form, df, cvalue, cues = line.split("\t")
+        if wanted is not None and kind not in wanted:
+            continue
         counts = tuple(
             (name, int(n)) for name, n in (c.rsplit("=", 1) for c in cues.split(",") if c)
         )
@@ -91,8 +97,7 @@ def load_inventory() -> Inventory:
     empty one if the file is absent)."""
     if not TERMS_PATH.exists():
         return inventory_of({})
-    terms = parse_inventory(TERMS_PATH.read_text(encoding="utf-8"))[1]
-    return inventory_of({key: t for key, t in terms.items() if t.type in MATCHED_TYPES})
+    return inventory_of(parse_inventory(TERMS_PATH.read_text(encoding="utf-8"), MATCHED_TYPES)[1])
 
 
 #: A word as the openings are looked up by (letters, digits, inner hyphens).
