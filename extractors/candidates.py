@@ -18,6 +18,7 @@ from kg.extractors.choose import (
     ABBREVIATION_LEXICON,
     ACRONYM_USE,
     COINED_NAME,
+    CORPUS_TERM,
     DEFINITION,
     HEADED_NAME,
     LEXICON,
@@ -61,6 +62,7 @@ from kg.extractors.rules.proposals import definition_spans, proposal_spans, prop
 from kg.extractors.rules.sentences import mask_math
 from kg.extractors.rules.subjects import opening_subject_span
 from kg.extractors.rules.tasks import gerund_task_spans, shared_head_phrases, task_spans
+from kg.extractors.term_inventory import find_terms, load_inventory
 from kg.extractors.trie import trie_regex
 
 #: Sentences at the start of an abstract whose subject may name its task, and where an
@@ -108,6 +110,7 @@ def find_candidates(
     candidates.extend(_sentence_candidates(masked, lexicon, defined, sent_starts, sent_ends))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
     candidates.extend(placed_name_candidates(masked, lexicon, defined))
+    candidates.extend(_term_candidates(masked, lexicon))
     for short, cand in defined.items():
         for start, end in _occurrences(text, short):
             candidates.append(
@@ -319,6 +322,16 @@ def _local_rule_candidates(text, lexicon, defined):
         elif entry.type == TASK:
             found.append(Candidate(a, b, TASK, entry.canonical, TASK_GERUND, entry=entry))
     return found
+
+
+def _term_candidates(text: str, lexicon: Lexicon) -> list[Candidate]:
+    """The uses of the shipped corpus terms (:mod:`kg.extractors.term_inventory`) that the
+    lexicon does not hold, typed as the corpus types them; none inside a hyphenated word."""
+    return [
+        Candidate(a, b, term.type, term.form, CORPUS_TERM)
+        for a, b, term in find_terms(text, load_inventory())
+        if text[a - 1 : a] != "-" and text[b : b + 1] != "-" and lexicon.lookup(text[a:b]) is None
+    ]
 
 
 def _slash_part_candidates(text, start, word, lexicon, defined):

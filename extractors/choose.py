@@ -52,6 +52,7 @@ RESULT_SUBJECT = "result-subject"
 OWN_NAME = "own-name"
 METHOD_HEADED = "method-headed"
 METRIC_HEADED = "metric-headed"
+CORPUS_TERM = "corpus-term"
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ RULES = (
     Rule(METRIC_PHRASE, 0.55, 7),
     Rule(TASK_PHRASE, 0.55, 7),
     Rule(TASK_GERUND, 0.5, 7),
+    Rule(CORPUS_TERM, 0.5, 8),
 )
 RULE_NAMES = tuple(r.name for r in RULES)
 #: Confidence of each rule's mentions.
