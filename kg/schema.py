@@ -27,7 +27,8 @@ from kg.extractors.records import (
 
 #: 2: author keys are folded names (accents, invisible characters, case, spaces and
 #: punctuation dropped), see docs/graph.md; files of schema 1 are refused (rebuild them).
-SCHEMA_VERSION = 2
+#: 3: papers point to their related papers (SIMILAR_TO).
+SCHEMA_VERSION = 3
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
 
@@ -49,13 +50,15 @@ COLLECTION_KINDS: tuple[str, ...] = (DATASET, BENCHMARK)
 
 AUTHORED, IN_AREA, PART_OF, APPLIED_TO = "AUTHORED", "IN_AREA", "PART_OF", "APPLIED_TO"
 PROPOSES = "PROPOSES"
+#: Paper -> one of its most related papers (score, text score, rank, shared concepts).
+SIMILAR_TO = "SIMILAR_TO"
 # The vocabulary names these; here they get the names code uses.
 USES, EVALUATED_ON, ADDRESSES = USED_REL[METHOD], USED_REL[DATASET], USED_REL[TASK]
 MEASURES, MENTIONS = USED_REL[METRIC], USED_REL[CONCEPT]
 
 #: Paper -> entity relationships; each carries evidence (sentence, offsets, rule, score).
 MENTION_RELS: tuple[str, ...] = (PROPOSES,) + tuple(dict.fromkeys(USED_REL.values()))
-REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (APPLIED_TO, IN_AREA, PART_OF)
+REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (APPLIED_TO, IN_AREA, PART_OF, SIMILAR_TO)
 
 
 def _endpoints() -> dict[str, set[tuple[str, str]]]:
@@ -68,6 +71,7 @@ def _endpoints() -> dict[str, set[tuple[str, str]]]:
     ends[APPLIED_TO].update((METHOD, kind) for kind in COLLECTION_KINDS)
     ends[IN_AREA].add((PAPER, AREA))
     ends[PART_OF].update({(DATASET, BENCHMARK), (BENCHMARK, BENCHMARK), (DATASET, DATASET)})
+    ends[SIMILAR_TO].add((PAPER, PAPER))
     return ends
 
 

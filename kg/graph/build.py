@@ -26,7 +26,9 @@ from kg.graph.papers import (
     prune_orphans,
     set_coauthor_counts,
 )
+from kg.graph.related import add_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus, unify_collection_kinds
+from kg.graph.similar import Settings
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 #: A listing file, folder or glob.
@@ -127,12 +129,14 @@ def build_graph(
     reingest: bool = False,
     progress: bool = False,
     pool: WorkerPool | None = None,
+    related: int = Settings.k,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
     it); papers extracted now are added to it. ``pool``, an open
     ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
+    Each paper points to its ``related`` most related papers (SIMILAR_TO).
     """
     started = time.perf_counter()
     G = new_graph() if graph is None else graph
@@ -174,6 +178,7 @@ def build_graph(
     if resolution is not None:
         resolution.extend([(key, mentions[key]) for key in keys])
     assemble_mentions(G, mentions, resolution=resolution)
+    add_similar_edges(G, settings=Settings(k=related))
     report.seconds = time.perf_counter() - started
     return G, report
 
@@ -189,6 +194,7 @@ def build(
     progress: bool = False,
     strict: bool = False,
     pool: WorkerPool | None = None,
+    related: int = Settings.k,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -215,6 +221,7 @@ def build(
                 reingest=reingest,
                 progress=progress,
                 pool=pool,
+                related=related,
             )
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""

@@ -4,6 +4,7 @@ import networkx as nx
 
 from kg.graph.authors import author_key
 from kg.graph.papers import set_coauthor_counts
+from kg.graph.related import add_similar_edges
 from kg.schema import (
     APPLIED_TO,
     AREA,
@@ -132,4 +133,5 @@ def example_graph() -> nx.MultiDiGraph:
         keys = sorted(p for p, t in G.nodes(data="title") if t in titles)
         G.add_edge(method, target, APPLIED_TO, papers=len(keys), paper_keys=keys, score=1.0)
     set_coauthor_counts(G)
+    add_similar_edges(G)
     return G
