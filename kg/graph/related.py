@@ -15,7 +15,7 @@ import networkx as nx
 from kg import schema as S
 from kg.graph import similar
 from kg.graph._nx import insert_edges, node_attrs, successors
-from kg.graph.similar import Settings, Summary
+from kg.graph.similar import DEFAULTS, Settings, Summary
 
 
 def paper_keys(G: nx.MultiDiGraph) -> list[str]:
@@ -29,7 +29,7 @@ def paper_text(attrs: dict[str, Any]) -> str:
 
 
 def concept_roles(
-    G: nx.MultiDiGraph, paper: str, *, settings: Settings = Settings()
+    G: nx.MultiDiGraph, paper: str, *, settings: Settings = DEFAULTS
 ) -> dict[str, float]:
     """The concepts a paper points to with their role: 1 for its topic (proposed, or named
     in its title), ``side_weight`` for a side mention."""
@@ -56,14 +56,9 @@ def summaries(G: nx.MultiDiGraph, keys: list[str], *, settings: Settings) -> lis
 def remove_similar_edges(G: nx.MultiDiGraph) -> None:
     """Drop every SIMILAR_TO edge."""
     succ = successors(G)
-    G.remove_edges_from(
-        [
-            (u, v, S.SIMILAR_TO)
-            for u in paper_keys(G)
-            for v, rels in succ[u].items()
-            if S.SIMILAR_TO in rels
-        ]
-    )
+    pairs = [(u, v) for u in paper_keys(G) for v, rels in succ[u].items() if S.SIMILAR_TO in rels]
+    for u, v in pairs:
+        G.remove_edge(u, v, key=S.SIMILAR_TO)
 
 
 def edge_attrs(G: nx.MultiDiGraph, rank: int, n: similar.Neighbour) -> dict[str, Any]:
@@ -79,7 +74,7 @@ def edge_attrs(G: nx.MultiDiGraph, rank: int, n: similar.Neighbour) -> dict[str,
     }
 
 
-def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = Settings()) -> None:
+def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> None:
     """(Re)compute every paper's ``settings.k`` most related papers as SIMILAR_TO edges.
 
     The whole corpus is scored again (corpus statistics change with every paper added), so a
@@ -95,7 +90,7 @@ def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = Settings()) ->
     insert_edges(
         G,
         (
-            (keys[i], keys[n.index], S.SIMILAR_TO, edge_attrs(G, rank, n))
+            (keys[i], keys[n.paper], S.SIMILAR_TO, edge_attrs(G, rank, n))
             for i, row in enumerate(found)
             for rank, n in enumerate(row, 1)
         ),
@@ -105,7 +100,7 @@ def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = Settings()) ->
 class Corpus:
     """The model and vectors of a graph's papers, to rank a text that is not among them."""
 
-    def __init__(self, G: nx.MultiDiGraph, *, settings: Settings = Settings()) -> None:
+    def __init__(self, G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> None:
         self.keys = paper_keys(G)
         self.summaries = summaries(G, self.keys, settings=settings)
         self.model = similar.decide(similar.corpus_stats(self.summaries), settings=settings)

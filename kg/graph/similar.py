@@ -58,6 +58,10 @@ class Settings:
     champions: int = 200
 
 
+#: The settings a build uses unless told otherwise.
+DEFAULTS = Settings()
+
+
 class Summary(NamedTuple):
     """One paper: its terms (term -> count) and its concepts (concept key -> role)."""
 
@@ -70,14 +74,15 @@ class Stats:
     """Corpus statistics: papers counted, and how many of them hold each term and concept."""
 
     papers: int
-    term_df: Counter
-    concept_df: Counter
+    term_df: Counter[str]
+    concept_df: Counter[str]
 
 
 class Neighbour(NamedTuple):
-    """A related paper: its index, score, text part and what each shared concept adds."""
+    """A related paper: its position among the papers, score, text part and what each
+    shared concept adds."""
 
-    index: int
+    paper: int
     score: float
     text: float
     shared: tuple[tuple[str, float], ...]
@@ -135,7 +140,7 @@ def merge(a: Stats, b: Stats) -> Stats:
 
 def corpus_stats(summaries: Iterable[Summary]) -> Stats:
     """``merge`` of every summary's statistics, counted in one pass."""
-    papers, term_df, concept_df = 0, Counter(), Counter()
+    papers, term_df, concept_df = 0, Counter[str](), Counter[str]()
     for s in summaries:
         papers += 1
         term_df.update(s.terms.keys())
@@ -158,7 +163,7 @@ class Model:
     settings: Settings
 
 
-def decide(stats: Stats, *, settings: Settings = Settings()) -> Model:
+def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
     """The model of a corpus: every term with its smoothed IDF, ln((1 + N) / (1 + df)) + 1,
     those held by 2 papers to ``term_cap`` of them marked specific; the concepts held by 2
     papers or more with a positive damped IDF ln(concept_cap * N / df); in sorted order.

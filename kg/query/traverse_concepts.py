@@ -112,8 +112,8 @@ def _related_to_text(G: nx.MultiDiGraph, text: str, *, limit: int | None) -> lis
     found = corpus.related(text, text_concepts(G, text), k=limit or len(corpus.keys))
     return [
         {
-            "paper": paper_name(G, corpus.keys[n.index]),
-            "key": corpus.keys[n.index],
+            "paper": paper_name(G, corpus.keys[n.paper]),
+            "key": corpus.keys[n.paper],
             "score": n.score,
             "text_score": n.text,
             "shared": [node_name(G, c) for c, _ in n.shared],
