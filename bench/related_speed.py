@@ -21,10 +21,10 @@ import networkx as nx
 
 
 def subset(G: nx.MultiDiGraph, papers: list[str]) -> nx.MultiDiGraph:
-    """The papers with every node they point to and the edges between those."""
+    """The papers with the entities and areas they point to, and the edges among those."""
     keep = set(papers)
     for p in papers:
-        keep.update(G.successors(p))
+        keep.update(v for v in G.successors(p) if G.nodes[v]["kind"] != "Paper")
     return G.subgraph(keep).copy()
 
 

@@ -135,43 +135,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------- extract
-
-
-def cmd_extract(args: argparse.Namespace) -> int:
-    from kg.store.extraction import extract_to_jsonl
-
-    problems: list = []
-    count = extract_to_jsonl(
-        args.inputs, args.output, format=args.format, workers=args.workers, problems=problems
-    )
-    for problem in problems:
-        warn(problem.report)
-    if not args.quiet:
-        print(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
-    return 0
-
-
-def add_extract_parser(sub: Any, formats: Sequence[str]) -> None:
-    p = sub.add_parser(
-        "extract",
-        help="write the entities found in each abstract as JSONL",
-        description="Extract methods, datasets, benchmarks, tasks and metrics from each "
-        "abstract and write one record per paper (the format of "
-        "eval/GUIDELINES.md, with evidence offsets and sentences).",
-        epilog="Example: kg extract ../shared/seeds -o seeds.jsonl && "
-        "python3 ../shared/eval/score.py ../shared/eval/seed-gold-dev.jsonl seeds.jsonl",
-    )
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.jsonl", help="file to write")
-    p.add_argument("--format", choices=formats, help="force the input format (default: detect)")
-    p.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    p.set_defaults(func=cmd_extract)
-
-
 # ---------------------------------------------------------------- query, cypher
 
 
@@ -188,15 +151,25 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query.named import describe, list_queries, load_query, parse_assignments, run_query
+    from kg.query.named import (
+        describe,
+        list_queries,
+        load_query,
+        parse_assignments,
+        related_to_text,
+        run_query,
+    )
     from kg.query.render import render
 
     if args.list or not args.name:
         print("\n".join(describe(q) for q in list_queries()))
         return 0
     query, given = load_query(args.name), parse_assignments(args.param)
-    with open_runner(args) as run:
-        rows = run_query(query, run, given)
+    if args.text is not None:
+        rows = related_to_text(load(args), query, args.text, given)
+    else:
+        with open_runner(args) as run:
+            rows = run_query(query, run, given)
     sys.stdout.write(render(rows, output_format(args)))
     return 0
 
@@ -354,6 +327,7 @@ def add_export_parser(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from kg.cli_extract import add_extract_parser
     from kg.extractors.read import FORMATS
 
     parser = argparse.ArgumentParser(
@@ -412,6 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
     p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    p.add_argument(
+        "--text", metavar="TEXT", help="related_papers of a title and abstract not in the graph"
+    )
     add_graph_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_query)

@@ -7,10 +7,10 @@ score, its text part, the rank, and the shared concepts (names, keys, and what e
 to the score as JSON text, since property graphs store no maps).
 """
 
-import json
 from typing import Any
 
 import networkx as nx
+import orjson
 
 from kg import schema as S
 from kg.graph import similar
@@ -70,7 +70,7 @@ def edge_attrs(G: nx.MultiDiGraph, rank: int, n: similar.Neighbour) -> dict[str,
         "text_score": n.text,
         "shared": [node[c]["name"] for c, _ in n.shared],
         "shared_keys": [c for c, _ in n.shared],
-        "shared_weights": json.dumps([w for _, w in n.shared]),
+        "shared_weights": orjson.dumps([w for _, w in n.shared]).decode(),
     }
 
 

@@ -254,28 +254,31 @@ def _scored(
 ) -> list[list[Neighbour]]:
     """Each query row's ``k`` best among the candidate pairs (query row, corpus col) whose
     text scores are ``text``."""
-    shared = sparse.csr_matrix(query.concepts[rows].multiply(corpus.concepts[cols]))
-    parts = sparse.csr_matrix(sparse.diags(text * model.settings.concept_weight) @ shared)
+    both = sparse.csr_matrix(query.concepts[rows].multiply(corpus.concepts[cols]))
+    parts = sparse.csr_matrix(sparse.diags(text * model.settings.concept_weight) @ both)
     score = text + np.asarray(parts.sum(axis=1)).ravel()
     names = sorted(model.concept_index, key=model.concept_index.__getitem__)
+    picked = best_pairs(rows, cols, score, text, k=k)
+    adds = sparse.csr_matrix(parts[picked])
+    adds.data = _round(adds.data)
+    indptr, columns, weights = adds.indptr.tolist(), adds.indices.tolist(), adds.data.tolist()
     out: list[list[Neighbour]] = [[] for _ in range(query.text.shape[0])]
-    for pair in best_pairs(rows, cols, score, text, k=k).tolist():
-        start, end = parts.indptr[pair], parts.indptr[pair + 1]
-        adds = [
-            (names[c], rounded(w))
-            for c, w in zip(
-                parts.indices[start:end].tolist(), parts.data[start:end].tolist(), strict=True
-            )
-        ]
-        adds.sort(key=lambda p: (-p[1], p[0]))
-        out[rows[pair]].append(
-            Neighbour(
-                int(cols[pair]),
-                rounded(score[pair]),
-                rounded(text[pair]),
-                tuple(p for p in adds if p[1] > 0),
-            )
+    for n, (i, j, s, t) in enumerate(
+        zip(
+            rows[picked].tolist(),
+            cols[picked].tolist(),
+            _round(score[picked]).tolist(),
+            _round(text[picked]).tolist(),
+            strict=True,
         )
+    ):
+        start, end = indptr[n], indptr[n + 1]
+        shared: tuple[tuple[str, float], ...] = ()
+        if start < end:
+            pairs = zip(columns[start:end], weights[start:end], strict=True)
+            found = [(names[c], w) for c, w in pairs if w]
+            shared = tuple(sorted(found, key=lambda p: (-p[1], p[0])))
+        out[i].append(Neighbour(j, s, t, shared))
     return out
 
 
