@@ -171,9 +171,9 @@ def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
     )
 
 
-def test_schema_2_folds_author_keys():
-    # Schema 2 is the change of author keys to folded names (docs/graph.md).
-    assert SCHEMA_VERSION == 2
+def test_schema_3_stores_related_papers():
+    # Schema 2 folded author keys (docs/graph.md); schema 3 adds SIMILAR_TO.
+    assert SCHEMA_VERSION == 3
 
 
 def test_missing_file(tmp_path):
