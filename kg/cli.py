@@ -160,15 +160,25 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query.named import describe, list_queries, load_query, parse_assignments, run_query
+    from kg.query.named import (
+        describe,
+        list_queries,
+        load_query,
+        parse_assignments,
+        related_to_text,
+        run_query,
+    )
     from kg.query.render import render
 
     if args.list or not args.name:
         print("\n".join(describe(q) for q in list_queries()))
         return 0
     query, given = load_query(args.name), parse_assignments(args.param)
-    with open_runner(args) as run:
-        rows = run_query(query, run, given)
+    if args.text is not None:
+        rows = related_to_text(load(args), query, args.text, given)
+    else:
+        with open_runner(args) as run:
+            rows = run_query(query, run, given)
     sys.stdout.write(render(rows, output_format(args)))
     return 0
 
@@ -392,6 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
     p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    p.add_argument(
+        "--text", metavar="TEXT", help="related_papers of a title and abstract not in the graph"
+    )
     add_graph_option(p)
     add_output_options(p)
     p.set_defaults(func=cmd_query)

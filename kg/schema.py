@@ -30,7 +30,8 @@ from kg.extractors.records import (
 #: 3: model versions and sizes are nodes of their own, VARIANT_OF their family; author
 #:    identity (docs/identity.md): merged and split people, ids, AUTHORED.printed; APPLIED_TO
 #:    means "evaluated on / applied to" and keeps each paper's evidence sentence; entity
-#:    keys follow acronym senses ("IBP (Indian Buffet Process)") and one type per name.
+#:    keys follow acronym senses ("IBP (Indian Buffet Process)") and one type per name;
+#:    papers point to their related papers (SIMILAR_TO).
 SCHEMA_VERSION = 3
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
@@ -55,13 +56,21 @@ AUTHORED, IN_AREA, PART_OF, APPLIED_TO = "AUTHORED", "IN_AREA", "PART_OF", "APPL
 #: A model's version or size -> the version or family it is one of (Llama-3-8B -> Llama 3).
 VARIANT_OF = "VARIANT_OF"
 PROPOSES = "PROPOSES"
+#: Paper -> one of its most related papers (score, text score, rank, shared concepts).
+SIMILAR_TO = "SIMILAR_TO"
 # The vocabulary names these; here they get the names code uses.
 USES, EVALUATED_ON, ADDRESSES = USED_REL[METHOD], USED_REL[DATASET], USED_REL[TASK]
 MEASURES, MENTIONS = USED_REL[METRIC], USED_REL[CONCEPT]
 
 #: Paper -> entity relationships; each carries evidence (sentence, offsets, rule, score).
 MENTION_RELS: tuple[str, ...] = (PROPOSES,) + tuple(dict.fromkeys(USED_REL.values()))
-REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (APPLIED_TO, IN_AREA, PART_OF, VARIANT_OF)
+REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (
+    APPLIED_TO,
+    IN_AREA,
+    PART_OF,
+    VARIANT_OF,
+    SIMILAR_TO,
+)
 
 
 def _endpoints() -> dict[str, set[tuple[str, str]]]:
@@ -75,6 +84,7 @@ def _endpoints() -> dict[str, set[tuple[str, str]]]:
     ends[IN_AREA].add((PAPER, AREA))
     ends[PART_OF].update({(DATASET, BENCHMARK), (BENCHMARK, BENCHMARK), (DATASET, DATASET)})
     ends[VARIANT_OF].add((METHOD, METHOD))
+    ends[SIMILAR_TO].add((PAPER, PAPER))
     return ends
 
 

@@ -31,7 +31,9 @@ from kg.graph.papers import (
 )
 from kg.graph.people import decide
 from kg.graph.rekey import apply_people, identity_summary
+from kg.graph.related import add_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus
+from kg.graph.similar import Settings
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 #: A listing file, folder or glob.
@@ -134,13 +136,15 @@ def build_graph(
     progress: bool = False,
     pool: WorkerPool | None = None,
     overrides: Overrides | None = None,
+    related: int = Settings.k,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
     it); papers extracted now are added to it. ``pool``, an open
     ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
-    Author identity is decided last, over the whole graph, with the user's ``overrides``.
+    Author identity is decided last, over the whole graph, with the user's ``overrides``;
+    each paper points to its ``related`` most related papers (SIMILAR_TO).
     """
     started = time.perf_counter()
     G = new_graph() if graph is None else graph
@@ -183,6 +187,7 @@ def build_graph(
         if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
     )
     set_coauthor_counts(G, authors)
+    add_similar_edges(G, settings=Settings(k=related))
     report.seconds = time.perf_counter() - started
     return G, report
 
@@ -199,6 +204,7 @@ def build(
     strict: bool = False,
     pool: WorkerPool | None = None,
     identity: str | PathLike[str] | None = None,
+    related: int = Settings.k,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -231,6 +237,7 @@ def build(
                 progress=progress,
                 pool=pool,
                 overrides=overrides,
+                related=related,
             )
     if report.records == 0:
         detail = f": {report.problems[0]}" if report.problems else ""

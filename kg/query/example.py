@@ -4,6 +4,7 @@ import networkx as nx
 
 from kg.graph.authors import author_key
 from kg.graph.papers import set_coauthor_counts
+from kg.graph.related import add_similar_edges
 from kg.schema import (
     APPLIED_TO,
     AREA,
@@ -142,4 +143,5 @@ def example_graph() -> nx.MultiDiGraph:
             evidence_at=[f"{e['start']}:{e['end']}" for e in evidence],
         )
     set_coauthor_counts(G)
+    add_similar_edges(G)
     return G

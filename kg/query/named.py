@@ -25,12 +25,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError, NotFound
 from kg.graph.authors import author_key
 from kg.query.lookup import NameIndex
 from kg.schema import AUTHOR, NODE_KINDS, PAPER
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 QUERY_DIR = Path(str(files("kg.queries")))
 #: ``runner(cypher, params) -> rows``.
@@ -242,6 +245,19 @@ def run_query(
 ) -> list[dict[str, Any]]:
     """Bind ``given`` ({name: text}) and run the query; rows as dicts in RETURN order."""
     return runner(query.text, bind(query, given or {}, resolve=node_resolver(runner)))
+
+
+def related_to_text(
+    G: "nx.MultiDiGraph", query: Query, text: str, given: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The rows of ``related_papers`` for a title and abstract that is not in the graph
+    (ranked in Python: the stored relationships know only the graph's papers)."""
+    from kg.query.traverse_concepts import related_papers
+
+    if query.name != "related_papers":
+        raise KgError(f"--text goes with the query related_papers, not {query.name}")
+    params = bind(query, {"paper": "-", **(given or {})}, resolve=lambda labels, text: text)
+    return related_papers(G, text=text, limit=params["limit"])
 
 
 def parse_assignments(pairs: Iterable[str] | None) -> dict[str, str]:

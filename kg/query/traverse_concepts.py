@@ -1,5 +1,5 @@
-"""Papers sharing concepts: related papers by summed IDF, the papers naming a concept, and
-what two papers share.
+"""Papers sharing concepts: related papers (stored by the build), the papers naming a
+concept, and what two papers share.
 
 Rows mirror the named queries of the same names; ties are broken by name, then key.
 """
@@ -11,7 +11,14 @@ import networkx as nx
 
 from kg.query.cache import cached
 from kg.query.lookup import find_node, node_name, paper_name
-from kg.schema import CONCEPT_KINDS, MENTION_RELS, PAPER
+from kg.schema import (
+    CONCEPT_KINDS,
+    MENTION_RELS,
+    PAPER,
+    SIMILAR_TO,
+    collapse_whitespace,
+    entity_key,
+)
 
 #: Decimal places of a related-paper score (the Cypher engines print doubles to 15 digits).
 SCORE_DIGITS = 6
@@ -52,38 +59,85 @@ def idf(G: nx.MultiDiGraph, concept: str) -> float:
 
 
 def related_papers(
-    G: nx.MultiDiGraph, paper: str, *, limit: int | None = 10
+    G: nx.MultiDiGraph,
+    paper: str | None = None,
+    *,
+    text: str | None = None,
+    limit: int | None = 10,
 ) -> list[dict[str, Any]]:
-    """Papers sharing concepts with a paper, ranked by the summed IDF of what they share.
+    """A paper's most related papers, as the build stored them (SIMILAR_TO), best first.
 
-    A concept few papers name counts more than one many papers name; ``shared`` lists the
-    shared concepts (by name) as the explanation.
+    ``score`` is the text similarity of title and abstract (``text_score``) raised by the
+    specific concepts both papers point to (``shared``, largest share first); see
+    docs/traversals.md. With ``text`` instead of a paper, ranks the graph's papers for a
+    title and abstract that is not in it (its concepts found by the extractors; the first
+    call builds the corpus model, seconds on a large graph).
 
     >>> from kg.query.example import example_graph
     >>> for row in related_papers(example_graph(), "Sharper Bounds"):
-    ...     print(row["paper"], row["score"], row["shared"])
-    Bandits Again 1.791759 ['GRPO', 'bounds']
-    Lonely Paper 1.098612 ['regret']
-    Quantum Walks 0.693147 ['bounds']
+    ...     print(row["paper"], row["score"], row["text_score"], row["shared"])
+    Bandits Again 0.27789 0.272368 ['GRPO']
+    Lonely Paper 0.131563 0.130243 ['regret']
+    Quantum Walks 0.080451 0.080451 []
     """
+    if text is not None:
+        if paper is not None:
+            raise ValueError("related_papers takes a paper or a text, not both")
+        return _related_to_text(G, text, limit=limit)
+    if paper is None:
+        raise ValueError("related_papers needs a paper or a text")
     p = find_node(G, paper, kinds=(PAPER,))
-    shared: dict[str, list[str]] = {}
-    for c in concepts_of(G, p):
-        for q in papers_about(G, c):
-            if q != p:
-                shared.setdefault(q, []).append(c)
-    weight = {c: idf(G, c) for c in concepts_of(G, p)}
-    rows: list[dict[str, Any]] = [
+    edges = sorted(
+        ((q, rels[SIMILAR_TO]) for q, rels in G.succ[p].items() if SIMILAR_TO in rels),
+        key=lambda edge: edge[1]["rank"],
+    )
+    rows = [
         {
             "paper": paper_name(G, q),
             "key": q,
-            "score": rounded(sum(weight[c] for c in cs)),
-            "shared": sorted(node_name(G, c) for c in cs),
+            "score": e["score"],
+            "text_score": e["text_score"],
+            "shared": list(e["shared"]),
         }
-        for q, cs in shared.items()
+        for q, e in edges
     ]
-    rows.sort(key=lambda r: (-r["score"], r["paper"], r["key"]))
     return rows[:limit]
+
+
+def _related_to_text(G: nx.MultiDiGraph, text: str, *, limit: int | None) -> list[dict[str, Any]]:
+    """:func:`related_papers` of a title and abstract that is not in the graph."""
+    from kg.graph.related import Corpus
+
+    corpus = cached(G, "related_corpus", Corpus)
+    found = corpus.related(text, text_concepts(G, text), k=limit or len(corpus.keys))
+    return [
+        {
+            "paper": paper_name(G, corpus.keys[n.paper]),
+            "key": corpus.keys[n.paper],
+            "score": n.score,
+            "text_score": n.text,
+            "shared": [node_name(G, c) for c, _ in n.shared],
+        }
+        for n in found
+    ]
+
+
+def text_concepts(G: nx.MultiDiGraph, text: str) -> dict[str, float]:
+    """The graph's concepts the extractors find in a text, with their roles (proposed: 1,
+    else a side mention's)."""
+    from kg.extractors.pipeline import extract_mentions
+    from kg.extractors.records import PaperRecord
+    from kg.graph.similar import Settings
+
+    record = PaperRecord(abstract=collapse_whitespace(text), source="text", index=0)
+    roles: dict[str, float] = {}
+    for _, mentions in extract_mentions([record]):
+        for m in mentions:
+            key = entity_key(m.type, m.canonical)
+            if key in G:
+                role = 1.0 if m.role == "proposed" else Settings.side_weight
+                roles[key] = max(roles.get(key, 0.0), role)
+    return roles
 
 
 def papers_with(G: nx.MultiDiGraph, concept: str) -> list[dict[str, Any]]:

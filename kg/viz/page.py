@@ -20,7 +20,7 @@ from pyvis.network import Network
 
 from kg import schema
 from kg.viz.text import display_name, full_name, node_tooltip
-from kg.viz.views import View
+from kg.viz.views import View, degree
 
 #: Stabilisation iterations before physics stops: 2,000 nodes lay out in seconds, not minutes.
 STABILIZATION_ITERATIONS = 150
@@ -128,7 +128,7 @@ def build_network(G: nx.MultiDiGraph, view: View) -> Network:
             if key in highlighted
             else colour,
             borderWidth=4 if key in highlighted else 1,
-            size=node_size(G.degree(key)),
+            size=node_size(degree(G, key)),
         )
     for index, edge in enumerate(view.edges):
         net.add_edge(

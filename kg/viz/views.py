@@ -44,18 +44,27 @@ class View:
     highlight: tuple = ()
 
 
+def degree(G: nx.MultiDiGraph, key: str) -> int:
+    """A node's degree without the SIMILAR_TO edges (derived from the rest, not drawn)."""
+    similar = sum(schema.SIMILAR_TO in rels for rels in G.succ[key].values()) + sum(
+        schema.SIMILAR_TO in rels for rels in G.pred[key].values()
+    )
+    return G.degree(key) - similar
+
+
 def by_degree(G: nx.MultiDiGraph, keys: Iterable[str]) -> list[str]:
-    """``keys`` ordered by degree in ``G``, highest first, ties by key."""
-    return sorted(keys, key=lambda k: (-G.degree(k), k))
+    """``keys`` ordered by :func:`degree`, highest first, ties by key."""
+    return sorted(keys, key=lambda k: (-degree(G, k), k))
 
 
 def graph_edges(G: nx.MultiDiGraph, keys: Iterable[str]) -> tuple[Edge, ...]:
-    """The edges of ``G`` among ``keys``, in key order, weighted by their paper count."""
+    """The edges of ``G`` among ``keys`` but SIMILAR_TO, in key order, weighted by their
+    paper count."""
     keys = set(keys)
     edges = [
         Edge(u, v, G.edges[u, v, rel].get("papers", 1), edge_tooltip(G, u, v, rel))
         for u, v, rel in G.edges(keys, keys=True)
-        if v in keys
+        if v in keys and rel != schema.SIMILAR_TO
     ]
     return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.tooltip)))
 
@@ -69,7 +78,7 @@ def capped(
     shown, left = ranked[:limit], ranked[limit:]
     if not left:
         return tuple(by_degree(G, shown)), ""
-    top_left = max(G.degree(k) for k in left)
+    top_left = max(degree(G, k) for k in left)
     note = (
         f" Left out {len(left):,} nodes of degree {top_left} or lower "
         f"(a page holds at most {limit:,})."
@@ -92,9 +101,10 @@ def overview(G: nx.MultiDiGraph, *, top: int = 150) -> View:
     """
     nodes = tuple(by_degree(G, G.nodes)[: min(top, MAX_NODES)])
     edges = graph_edges(G, nodes)
+    drawn = sum(rel != schema.SIMILAR_TO for _, _, rel in G.edges(keys=True))
     note = (
         f"Showing {len(nodes):,} of {G.number_of_nodes():,} nodes and {len(edges):,} of "
-        f"{G.number_of_edges():,} edges, the most connected by degree."
+        f"{drawn:,} edges, the most connected by degree."
     )
     if top > MAX_NODES and G.number_of_nodes() > MAX_NODES:
         note += f" A page holds at most {MAX_NODES:,} nodes."
@@ -282,18 +292,18 @@ def concept_papers(G: nx.MultiDiGraph, concept: str, *, limit: int = MAX_NODES) 
 
 
 def related_papers(G: nx.MultiDiGraph, paper: str, *, top: int = RELATED_PAPERS) -> View:
-    """A paper, the ``top`` papers sharing the most (IDF-weighted) concepts with it, and the
-    shared concepts, joined by the mention edges that carry the evidence."""
+    """A paper, its ``top`` most related papers (as the build stored them) and the concepts
+    they share with it, joined by the mention edges that carry the evidence."""
     rows = traverse.related_papers(G, paper, limit=None)
     shown = rows[:top]
     concepts = {
-        row["key"] for other in shown for row in traverse.shared_concepts(G, paper, other["key"])
+        c for row in shown for c in G.edges[paper, row["key"], schema.SIMILAR_TO]["shared_keys"]
     }
     nodes = tuple(by_degree(G, {paper, *(row["key"] for row in shown), *concepts}))
     edges = tuple(e for e in graph_edges(G, nodes) if e.target in concepts)
     note = (
-        f"{len(shown):,} of the {len(rows):,} papers sharing concepts with this one (ranked by "
-        f"IDF-weighted shared concepts) and the {len(concepts):,} concepts they share."
+        f"The {len(shown):,} papers most related to this one (by title and abstract, raised "
+        f"by shared specific concepts) and the {len(concepts):,} concepts they share."
     )
     return View(
         schema.slug(paper),

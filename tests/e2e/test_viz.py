@@ -15,6 +15,7 @@ import pytest
 from kg import schema
 from kg.cli import main
 from kg.errors import NotFound
+from kg.graph.related import add_similar_edges
 from kg.store.graphfile import save_graph
 from kg.viz import focus_views, standard_views, views, write_pages, write_views
 from kg.viz.page import render
@@ -130,6 +131,7 @@ def small_graph():
     applied(G, grpo, gsm, [p1])
     applied(G, ppo, gsm, [p1, p2])
     applied(G, ppo, math, [p2])
+    add_similar_edges(G)
     return G
 
 
@@ -337,10 +339,9 @@ def test_related_papers_shows_shared_concepts_with_evidence():
             "MENTIONS: A study of reward models for reasoning.",
         ),
     ]
-    assert (
-        view.note
-        == "1 of the 1 papers sharing concepts with this one (ranked by IDF-weighted shared "
-        "concepts) and the 1 concepts they share."
+    assert view.note == (
+        "The 1 papers most related to this one (by title and abstract, raised by shared "
+        "specific concepts) and the 1 concepts they share."
     )
     view = views.related_papers(G, "paper:aaaaaaaaaaaa", top=1)
     assert "paper:bbbbbbbbbbbb" in view.nodes and "paper:cccccccccccc" not in view.nodes

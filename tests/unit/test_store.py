@@ -171,11 +171,11 @@ def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
     )
 
 
-def test_schema_3_variants_identity_applied_to_and_senses():
+def test_schema_3_variants_identity_applied_to_senses_and_related():
     # Schema 2 changed author keys to folded names; schema 3 added the model versions and
     # sizes with their VARIANT_OF links (docs/graph.md), author identity (docs/identity.md),
-    # APPLIED_TO's evaluation meaning and evidence, and entity keys by acronym sense with one
-    # type per name.
+    # APPLIED_TO's evaluation meaning and evidence, entity keys by acronym sense with one
+    # type per name, and SIMILAR_TO.
     assert SCHEMA_VERSION == 3
 
 

@@ -165,24 +165,33 @@ def test_top_method_dataset_pairs(G):
     ]
 
 
-def test_related_papers_weights_rare_concepts_higher(G):
+def test_related_papers_reads_the_stored_neighbours(G):
     rows = related_papers(G, "Sharper Bounds")
-    assert [(r["paper"], r["score"], r["shared"]) for r in rows] == [
-        ("Bandits Again", 1.791759, ["GRPO", "bounds"]),
-        ("Lonely Paper", 1.098612, ["regret"]),
-        ("Quantum Walks", 0.693147, ["bounds"]),
+    assert [(r["paper"], r["score"], r["text_score"], r["shared"]) for r in rows] == [
+        ("Bandits Again", 0.27789, 0.272368, ["GRPO"]),
+        ("Lonely Paper", 0.131563, 0.130243, ["regret"]),
+        ("Quantum Walks", 0.080451, 0.080451, []),
     ]
     assert related_papers(G, "Sharper Bounds", limit=1)[0]["paper"] == "Bandits Again"
     assert related_papers(G, "Far Away") == []
 
 
-def test_related_papers_ties_by_name(G):
+def test_related_papers_shared_concepts_raise_the_text_score(G):
     rows = related_papers(G, "Quantum Walks")
-    assert [(r["paper"], r["score"]) for r in rows] == [
-        ("Edge Case", 2.197225),
-        ("Bandits Again", 0.693147),
-        ("Sharper Bounds", 0.693147),
+    assert [(r["paper"], r["shared"]) for r in rows] == [
+        ("Edge Case", ["ImageNet", "PPO"]),
+        ("Sharper Bounds", []),
+        ("Bandits Again", []),
     ]
+    assert rows[0]["score"] > rows[0]["text_score"]
+    assert all(r["score"] == r["text_score"] for r in rows[1:])
+
+
+def test_related_papers_takes_a_paper_or_a_text(G):
+    with pytest.raises(ValueError):
+        related_papers(G, "Sharper Bounds", text="regret")
+    with pytest.raises(ValueError):
+        related_papers(G)
 
 
 def test_papers_with_and_shared_concepts(G):

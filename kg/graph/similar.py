@@ -1,0 +1,331 @@
+"""Related papers: each paper's nearest papers by what they say, raised by what they share.
+
+A paper is summarised by the terms of its title and abstract (words, English stop words
+dropped, as scikit-learn's TF-IDF analyzer makes them) and by the concepts it points to, a
+side mention weighing less than its topic. Corpus statistics (how many papers hold each
+term and concept) are pure functions over those summaries that merge associatively:
+``summarise`` one paper, ``merge`` any two statistics in any grouping, ``decide`` the model
+from the total.
+
+The score of a pair is ``text * (1 + concept_weight * shared)``. ``text`` is the cosine of
+the papers' TF-IDF vectors (sublinear term frequency, smoothed IDF) over every term.
+``shared`` sums, over the concepts both papers point to, the product of their roles times
+the concept's damped IDF ln(cap * N / df): a concept held by ``concept_cap`` of the papers
+or more (accuracy, BERT, Transformer) adds nothing, so generic concepts cannot carry a
+score, and a paper with few concepts still gets its neighbours by text.
+
+Candidates never come from all pairs: a sparse product over the specific vocabulary only
+(terms held by at most ``term_cap`` of the papers, concepts below ``concept_cap``) keeps
+each paper's ``candidates`` best, which are then scored exactly. Scores are rounded; ties go
+to the higher text score, then the earlier paper.
+"""
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain, repeat
+from typing import Any, NamedTuple
+
+import numpy as np
+from scipy import sparse
+
+#: Decimal places of a stored score.
+SCORE_DIGITS = 6
+#: Fewest papers a cap allows, so that a small corpus still has specific terms and concepts.
+MIN_CAP = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How related papers are ranked (the defaults were tuned on the tuning half of the
+    judged set, see docs/traversals.md)."""
+
+    #: Neighbours kept per paper.
+    k: int = 10
+    #: Share of the papers above which a term makes no candidate pair.
+    term_cap: float = 0.02
+    #: Share of the papers at which a concept's weight falls to zero.
+    concept_cap: float = 0.02
+    #: How much shared concepts raise the text score.
+    concept_weight: float = 0.1
+    #: Role of a concept a paper only mentions on the side (its topic counts 1).
+    side_weight: float = 0.5
+    #: Candidates per paper scored exactly.
+    candidates: int = 50
+    #: Papers per frequent term through which it makes candidate pairs.
+    champions: int = 200
+
+
+#: The settings a build uses unless told otherwise.
+DEFAULTS = Settings()
+
+
+class Summary(NamedTuple):
+    """One paper: its terms (term -> count) and its concepts (concept key -> role)."""
+
+    terms: dict[str, int]
+    concepts: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Corpus statistics: papers counted, and how many of them hold each term and concept."""
+
+    papers: int
+    term_df: Counter[str]
+    concept_df: Counter[str]
+
+
+class Neighbour(NamedTuple):
+    """A related paper: its position among the papers, score, text part and what each
+    shared concept adds."""
+
+    paper: int
+    score: float
+    text: float
+    shared: tuple[tuple[str, float], ...]
+
+
+def rounded(x: float) -> float:
+    """``x`` rounded half up to SCORE_DIGITS places (as Cypher's ``round(x * 1e6) / 1e6``).
+
+    >>> rounded(0.12345649), rounded(0.1234565)
+    (0.123456, 0.123457)
+    """
+    scale = 10**SCORE_DIGITS
+    return math.floor(x * scale + 0.5) / scale
+
+
+def _round(x: np.ndarray) -> np.ndarray:
+    """:func:`rounded` of every element."""
+    scale = 10.0**SCORE_DIGITS
+    return np.floor(x * scale + 0.5) / scale
+
+
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(stop_words="english").build_analyzer()
+
+
+def summarise(text: str, concepts: Mapping[str, float]) -> Summary:
+    """The summary of one paper from its title and abstract (``text``) and its concepts'
+    roles.
+
+    >>> s = summarise("Sparse bandits. Bandits with sparse rewards.", {"method:ucb": 1.0})
+    >>> s.terms["bandits"], s.terms["rewards"], s.concepts
+    (2, 1, {'method:ucb': 1.0})
+    """
+    return Summary(dict(Counter(_analyzer()(text))), dict(concepts))
+
+
+def stats_of(summary: Summary) -> Stats:
+    """The statistics of one paper."""
+    return Stats(1, Counter(summary.terms.keys()), Counter(summary.concepts.keys()))
+
+
+def merge(a: Stats, b: Stats) -> Stats:
+    """Statistics of two parts of a corpus together (associative and commutative).
+
+    >>> one = stats_of(Summary({"a": 2}, {"c": 1.0}))
+    >>> both = merge(one, stats_of(Summary({"a": 1, "b": 1}, {})))
+    >>> both.papers, both.term_df["a"], both.concept_df["c"]
+    (2, 2, 1)
+    """
+    return Stats(a.papers + b.papers, a.term_df + b.term_df, a.concept_df + b.concept_df)
+
+
+def corpus_stats(summaries: Iterable[Summary]) -> Stats:
+    """``merge`` of every summary's statistics, counted in one pass."""
+    papers, term_df, concept_df = 0, Counter[str](), Counter[str]()
+    for s in summaries:
+        papers += 1
+        term_df.update(s.terms.keys())
+        concept_df.update(s.concepts.keys())
+    return Stats(papers, term_df, concept_df)
+
+
+@dataclass(frozen=True)
+class Model:
+    """What ``decide`` makes of the statistics: the terms and concepts (column order), their
+    weights, which terms are specific enough to make candidate pairs and which are held by
+    too many papers to (terms of one paper are neither)."""
+
+    term_index: dict[str, int]
+    term_idf: np.ndarray
+    specific_terms: np.ndarray
+    frequent_terms: np.ndarray
+    concept_index: dict[str, int]
+    concept_idf: np.ndarray
+    settings: Settings
+
+
+def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
+    """The model of a corpus: every term with its smoothed IDF, ln((1 + N) / (1 + df)) + 1,
+    those held by 2 papers to ``term_cap`` of them marked specific; the concepts held by 2
+    papers or more with a positive damped IDF ln(concept_cap * N / df); in sorted order.
+    (A cap is never below MIN_CAP papers.)"""
+    n = stats.papers
+    term_cap = max(settings.term_cap * n, MIN_CAP)
+    concept_cap = max(settings.concept_cap * n, MIN_CAP)
+    terms = sorted(stats.term_df)
+    df = np.fromiter((stats.term_df[t] for t in terms), dtype=np.float64, count=len(terms))
+    damped = {c: math.log(concept_cap / count) for c, count in stats.concept_df.items()}
+    concepts = sorted(c for c, count in stats.concept_df.items() if count >= 2 and damped[c] > 0)
+    return Model(
+        dict(zip(terms, range(len(terms)), strict=True)),
+        np.log((1 + n) / (1 + df)) + 1,
+        np.flatnonzero((df >= 2) & (df <= term_cap)),
+        np.flatnonzero(df > term_cap),
+        {c: i for i, c in enumerate(concepts)},
+        np.array([damped[c] for c in concepts], dtype=np.float64),
+        settings,
+    )
+
+
+def _matrix(
+    items: Sequence[Mapping[str, float]], index: Mapping[str, int], width: int
+) -> sparse.csr_matrix:
+    """Rows of the values of ``items`` in the columns ``index`` gives their names."""
+    cols = np.fromiter(map(index.get, chain.from_iterable(items), repeat(-1)), dtype=np.int64)
+    vals = np.fromiter(chain.from_iterable(item.values() for item in items), dtype=np.float64)
+    rows = np.repeat(np.arange(len(items)), [len(item) for item in items])
+    known = cols >= 0
+    return sparse.csr_matrix((vals[known], (rows[known], cols[known])), shape=(len(items), width))
+
+
+def _normalised(M: sparse.csr_matrix) -> sparse.csr_matrix:
+    norms = np.sqrt(np.asarray(M.multiply(M).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(sparse.diags(1.0 / norms) @ M)
+
+
+class Vectors(NamedTuple):
+    """Papers as rows: TF-IDF text vectors (unit length) and concept roles times the square
+    root of their damped IDF (so that a row product sums role * role * IDF)."""
+
+    text: sparse.csr_matrix
+    concepts: sparse.csr_matrix
+
+
+def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
+    """The vectors of ``summaries`` under ``model``."""
+    counts = _matrix([s.terms for s in summaries], model.term_index, len(model.term_index))
+    counts.data = 1.0 + np.log(counts.data)
+    text = _normalised(sparse.csr_matrix(counts @ sparse.diags(model.term_idf)))
+    roles = _matrix([s.concepts for s in summaries], model.concept_index, len(model.concept_index))
+    concepts = sparse.csr_matrix(roles @ sparse.diags(np.sqrt(model.concept_idf)))
+    return Vectors(text, concepts)
+
+
+def _pair_dots(M: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``M[rows[i]] . M[cols[i]]`` for every i."""
+    return np.asarray(M[rows].multiply(M[cols]).sum(axis=1)).ravel()
+
+
+def best_pairs(
+    rows: np.ndarray, cols: np.ndarray, score: np.ndarray, text: np.ndarray, *, k: int
+) -> np.ndarray:
+    """Positions of the ``k`` best pairs (rows[i], cols[i]) of each row: rows ascending, then
+    the highest rounded score first, then the highest rounded text score, then col.
+
+    >>> best_pairs(np.array([0, 0, 0, 1]), np.array([3, 1, 2, 0]),
+    ...            np.array([0.5, 0.5, 0.9, 0.1]), np.array([0.5, 0.5, 0.1, 0.1]), k=2)
+    array([2, 1, 3])
+    """
+    order = np.lexsort((cols, -_round(text), -_round(score), rows))
+    sorted_rows = rows[order]
+    keep = np.arange(len(order)) - np.searchsorted(sorted_rows, sorted_rows, side="left") < k
+    return order[keep]
+
+
+def _scored(
+    model: Model,
+    corpus: Vectors,
+    query: Vectors,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    text: np.ndarray,
+    *,
+    k: int,
+) -> list[list[Neighbour]]:
+    """Each query row's ``k`` best among the candidate pairs (query row, corpus col) whose
+    text scores are ``text``."""
+    both = sparse.csr_matrix(query.concepts[rows].multiply(corpus.concepts[cols]))
+    parts = sparse.csr_matrix(sparse.diags(text * model.settings.concept_weight) @ both)
+    score = text + np.asarray(parts.sum(axis=1)).ravel()
+    names = sorted(model.concept_index, key=model.concept_index.__getitem__)
+    picked = best_pairs(rows, cols, score, text, k=k)
+    adds = sparse.csr_matrix(parts[picked])
+    adds.data = _round(adds.data)
+    indptr, columns, weights = adds.indptr.tolist(), adds.indices.tolist(), adds.data.tolist()
+    out: list[list[Neighbour]] = [[] for _ in range(query.text.shape[0])]
+    for n, (i, j, s, t) in enumerate(
+        zip(
+            rows[picked].tolist(),
+            cols[picked].tolist(),
+            _round(score[picked]).tolist(),
+            _round(text[picked]).tolist(),
+            strict=True,
+        )
+    ):
+        start, end = indptr[n], indptr[n + 1]
+        shared: tuple[tuple[str, float], ...] = ()
+        if start < end:
+            pairs = zip(columns[start:end], weights[start:end], strict=True)
+            found = [(names[c], w) for c, w in pairs if w]
+            shared = tuple(sorted(found, key=lambda p: (-p[1], p[0])))
+        out[i].append(Neighbour(j, s, t, shared))
+    return out
+
+
+def champions(M: sparse.csr_matrix, n: int) -> sparse.csr_matrix:
+    """``M`` with only the ``n`` largest values of each column (ties: the earlier rows)."""
+    C = M.tocsc()
+    keep = np.zeros(C.nnz, dtype=bool)
+    for j in range(C.shape[1]):
+        start, end = C.indptr[j], C.indptr[j + 1]
+        if end - start <= n:
+            keep[start:end] = True
+        else:
+            order = np.lexsort((C.indices[start:end], -C.data[start:end]))
+            keep[start + order[:n]] = True
+    C.data = np.where(keep, C.data, 0.0)
+    C.eliminate_zeros()
+    return C.tocsr()
+
+
+def neighbours(model: Model, summaries: Sequence[Summary]) -> list[list[Neighbour]]:
+    """Each paper's ``k`` best neighbours among ``summaries``."""
+    from sparse_dot_topn import sp_matmul_topn
+
+    settings = model.settings
+    corpus = vectors(model, summaries)
+    text = corpus.text
+    # Frequent terms make pairs only through their champions: the papers they weigh most in.
+    columns = np.concatenate([model.specific_terms, model.frequent_terms])
+    targets = sparse.hstack(
+        [
+            text[:, model.specific_terms],
+            champions(text[:, model.frequent_terms], settings.champions),
+        ],
+        format="csr",
+    )
+    top = sp_matmul_topn(text[:, columns], targets.T.tocsr(), top_n=settings.candidates + 1)
+    top = top.tocoo()
+    other = top.row != top.col
+    rows, cols = top.row[other].astype(np.int64), top.col[other].astype(np.int64)
+    text_part = _pair_dots(text, rows, cols)
+    return _scored(model, corpus, corpus, rows, cols, text_part, k=settings.k)
+
+
+def query_neighbours(model: Model, corpus: Vectors, query: Summary, *, k: int) -> list[Neighbour]:
+    """The ``k`` best neighbours in a corpus (its ``vectors``) of a paper outside it."""
+    q = vectors(model, [query])
+    text = (corpus.text @ q.text.T).toarray().ravel()
+    cols = np.flatnonzero(text)
+    rows = np.zeros(len(cols), dtype=np.int64)
+    return _scored(model, corpus, q, rows, cols, text[cols], k=k)[0]
