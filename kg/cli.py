@@ -13,6 +13,7 @@ from kg import __version__
 from kg.cli_extract import add_extract_parser
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
+from kg.terminal import is_terminal, print_json, say
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -44,7 +45,7 @@ def graph_path(args: argparse.Namespace) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"kg: {message}", file=sys.stderr)
+    say(f"kg: {message}", file=sys.stderr)
 
 
 @contextmanager
@@ -122,7 +123,7 @@ def _build(
         f"{sum(not p.kept for p in report.problems):,} skipped "
         f"({report.seconds:.1f} s)."
     )
-    print(f"Graph saved to {os.path.abspath(report.graph_path or output)}")
+    say(f"Graph saved to {os.path.abspath(report.graph_path or output)}")
     return 0, G
 
 
@@ -132,13 +133,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     if args.identity:
         report = identity_report(load(args))
-        print(
-            json.dumps(report, ensure_ascii=False) if args.json else format_identity_report(report)
-        )
+        if args.json:
+            print_json(json.dumps(report, ensure_ascii=False))
+        else:
+            say(format_identity_report(report))
         return 0
     stats = graph_stats(load(args), top=args.top)
     if args.json:
-        print(json.dumps(stats, ensure_ascii=False, sort_keys=False))
+        print_json(json.dumps(stats, ensure_ascii=False, sort_keys=False))
     else:
         print(format_stats(stats))
     return 0
@@ -179,7 +181,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     else:
         with open_runner(args) as run:
             rows = run_query(query, run, given)
-    sys.stdout.write(render(rows, output_format(args)))
+    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
     return 0
 
 
@@ -190,7 +192,7 @@ def cmd_cypher(args: argparse.Namespace) -> int:
     params = parse_values(args.param)
     with open_runner(args) as run:
         rows = run(args.statement, params)
-    sys.stdout.write(render(rows, output_format(args)))
+    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
     return 0
 
 
@@ -238,7 +240,7 @@ def cmd_viz(args: argparse.Namespace) -> int:
         paper=args.paper,
         concept=args.concept,
     )
-    print(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
+    say(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
     return 0
 
 
@@ -260,7 +262,7 @@ def cmd_push(args: argparse.Namespace) -> int:
             progress=None if args.quiet else terminal_progress(),
         )
     if not args.quiet:
-        print(
+        say(
             f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "
             f"in {report.seconds:.1f} s, {report.statements:,} statements."
         )
@@ -271,9 +273,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from kg.export import export_graph
 
     command = export_graph(load(args), args.output, format=args.format, import_dir=args.import_dir)
-    print(f"Wrote {args.format} to {os.path.abspath(args.output)}")
+    say(f"Wrote {args.format} to {os.path.abspath(args.output)}")
     if command:
-        print(f"Import offline (Neo4j stopped) with:\n  {command}")
+        say(f"Import offline (Neo4j stopped) with:\n  {command}")
     return 0
 
 
@@ -469,10 +471,10 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     args = parser.parse_args(argv)
     args.exit_when_done = exit_when_done
     try:
-        with name_notes(lambda note: print(f"note: {note}", file=sys.stderr)):
+        with name_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
             return args.func(args)
     except KgError as exc:
-        print(f"kg: error: {exc}", file=sys.stderr)
+        say(f"kg: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(

@@ -6,6 +6,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from kg.terminal import say
+
 
 def cmd_extract(args: argparse.Namespace) -> int:
     from kg.store.extraction import extract_to_jsonl
@@ -15,9 +17,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         args.inputs, args.output, format=args.format, workers=args.workers, problems=problems
     )
     for problem in problems:
-        print(f"kg: {problem.report}", file=sys.stderr)
+        say(f"kg: {problem.report}", file=sys.stderr)
     if not args.quiet:
-        print(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
+        say(f"Wrote {count:,} papers to {os.path.abspath(args.output)}")
     return 0
 
 

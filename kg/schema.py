@@ -64,12 +64,16 @@ MEASURES, MENTIONS = USED_REL[METRIC], USED_REL[CONCEPT]
 
 #: Paper -> entity relationships; each carries evidence (sentence, offsets, rule, score).
 MENTION_RELS: tuple[str, ...] = (PROPOSES,) + tuple(dict.fromkeys(USED_REL.values()))
-REL_TYPES: tuple[str, ...] = (AUTHORED,) + MENTION_RELS + (
-    APPLIED_TO,
-    IN_AREA,
-    PART_OF,
-    VARIANT_OF,
-    SIMILAR_TO,
+REL_TYPES: tuple[str, ...] = (
+    (AUTHORED,)
+    + MENTION_RELS
+    + (
+        APPLIED_TO,
+        IN_AREA,
+        PART_OF,
+        VARIANT_OF,
+        SIMILAR_TO,
+    )
 )
 
 

@@ -9,6 +9,7 @@ import networkx as nx
 
 from kg import schema as S
 from kg.graph._nx import node_attrs, successors
+from kg.terminal import safe_text
 
 
 def graph_stats(G: nx.MultiDiGraph, *, top: int = 10) -> dict[str, Any]:
@@ -55,7 +56,15 @@ def graph_stats(G: nx.MultiDiGraph, *, top: int = 10) -> dict[str, Any]:
 
 
 def format_stats(stats: dict[str, Any]) -> str:
-    """Human-readable text of :func:`graph_stats`."""
+    """Human-readable text of :func:`graph_stats`; names and sources are made safe for a
+    terminal (one line each).
+
+    >>> stats = {"nodes": {}, "relationships": {}, "papers": 1, "papers_with_authors": 1,
+    ...          "sources": {"a.jsonl": 1}, "most_connected_authors": [],
+    ...          "top_authors": [{"name": "Ada\\x1b[2J\\nLovelace", "papers": 1}]}
+    >>> print(format_stats(stats).splitlines()[-2])
+      Ada\\x1b[2J\\x0aLovelace                      1 papers
+    """
     lines = ["Nodes"]
     lines += [f"  {label:<12} {n:>8,}" for label, n in stats["nodes"].items()]
     lines.append("Relationships")
@@ -64,13 +73,16 @@ def format_stats(stats: dict[str, Any]) -> str:
         f"Papers per source ({stats['papers_with_authors']:,} of "
         f"{stats['papers']:,} papers have authors)"
     )
-    lines += [f"  {src:<40} {n:>6,}" for src, n in stats["sources"].items()]
+    lines += [f"  {safe_text(src, keep=''):<40} {n:>6,}" for src, n in stats["sources"].items()]
     if stats["top_authors"]:
         lines.append("Most prolific authors")
-        lines += [f"  {a['name']:<40} {a['papers']:>4} papers" for a in stats["top_authors"]]
+        lines += [
+            f"  {safe_text(a['name'], keep=''):<40} {a['papers']:>4} papers"
+            for a in stats["top_authors"]
+        ]
         lines.append("Authors with most co-authors")
         lines += [
-            f"  {a['name']:<40} {a['coauthors']:>4} co-authors"
+            f"  {safe_text(a['name'], keep=''):<40} {a['coauthors']:>4} co-authors"
             for a in stats["most_connected_authors"]
         ]
     return "\n".join(lines)

@@ -211,7 +211,10 @@ def _consume(tx: Any, cypher: str, params: dict) -> Any:
 
 
 def _rows(tx: Any, cypher: str, params: dict) -> list[dict]:
-    return [record.data() for record in tx.run(cypher, params)]
+    from kg.query.render import Rows
+
+    result = tx.run(cypher, params)
+    return Rows(result.keys(), [record.data() for record in result])
 
 
 def connection_error(exc: Exception, settings: Settings) -> BoltError:

@@ -33,6 +33,7 @@ import orjson
 
 from kg.errors import KgError
 from kg.neo4j.cypher import create_nodes_query, key_schema_queries, write_relationships_query
+from kg.query.render import Rows
 from kg.rows import RelationshipRow, by_group, by_kind, node_rows, property_names, relationship_rows
 
 if TYPE_CHECKING:
@@ -282,8 +283,7 @@ class EmbeddedEngine:
             if self.process.poll() is not None:
                 raise KgError("the embedded Cypher engine stopped unexpectedly") from None
             raise engine_error(exc) from None
-        names = [column[1] for column in result.header]
-        return [dict(zip(names, map(plain, row), strict=True)) for row in result.result_set]
+        return Rows.of([c[1] for c in result.header], (map(plain, r) for r in result.result_set))
 
     def write(self, cypher: str, params: dict | None = None) -> None:
         """Run a query that changes the engine's graph (loading only; never user input)."""

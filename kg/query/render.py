@@ -1,4 +1,8 @@
-"""Query rows as text: an aligned table, a JSON array or CSV."""
+"""Query rows as text: an aligned table, a JSON array or CSV.
+
+A table is for reading, so its cells are always made safe for a terminal; JSON and CSV are
+data, kept exact unless they go to a terminal (``terminal=True``).
+"""
 
 import csv
 import io
@@ -6,13 +10,24 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from kg.terminal import safe_json, safe_text
+
 _CELL_WIDTH = 60
 
 
-def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table") -> str:
-    """Rows as text in one of FORMATS (table, json, csv), ending with a newline."""
+def render(rows: Sequence[Mapping[str, Any]], fmt: str = "table", *, terminal: bool = False) -> str:
+    """Rows as text in one of FORMATS (table, json, csv), ending with a newline; with
+    ``terminal``, JSON and CSV are made safe to show (JSON keeps its values).
+
+    >>> print(render([{"name": "A\\x1b]0;x\\x07"}], "csv", terminal=True), end="")
+    name
+    A\\x1b]0;x\\x07
+    """
     text = FORMATS[fmt](rows)
-    return text if text.endswith("\n") else text + "\n"
+    text = text if text.endswith("\n") else text + "\n"
+    if terminal and fmt == "json":
+        return safe_json(text)
+    return safe_text(text) if terminal and fmt == "csv" else text
 
 
 def _cell(value: object) -> str:
@@ -27,8 +42,23 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+class Rows(list):
+    """Result rows (dicts in RETURN order) that keep the result's column names, so that
+    even an empty result has a CSV header."""
+
+    def __init__(self, columns: Iterable[str], rows: Iterable[dict] = ()) -> None:
+        super().__init__(rows)
+        self.columns = list(columns)
+
+    @classmethod
+    def of(cls, columns: Iterable[str], values: Iterable[Iterable[Any]]) -> "Rows":
+        """Rows from the column names and one sequence of values per row."""
+        names = list(columns)
+        return cls(names, (dict(zip(names, row, strict=True)) for row in values))
+
+
 def _columns(rows: Iterable[Mapping[str, Any]]) -> list[str]:
-    columns: list[str] = []
+    columns: list[str] = list(getattr(rows, "columns", ()))
     for row in rows:
         columns += [c for c in row if c not in columns]
     return columns
@@ -46,8 +76,9 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """
     if not rows:
         return "(no rows)"
-    columns = _columns(rows)
-    cells = [[_shorten(_cell(row.get(c))) for c in columns] for row in rows]
+    keys = _columns(rows)
+    columns = [_shorten(c) for c in keys]
+    cells = [[_shorten(_cell(row.get(c))) for c in keys] for row in rows]
     widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
     lines = [
         "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip(),
@@ -61,7 +92,7 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _shorten(text: str) -> str:
-    text = " ".join(text.split())
+    text = safe_text(" ".join(text.split()), keep="")
     return text if len(text) <= _CELL_WIDTH else text[: _CELL_WIDTH - 1] + "…"
 
 
@@ -80,19 +111,29 @@ def format_json(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def format_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Rows as CSV with a header line; lists are joined with '; '.
+    """Rows as CSV with a header line (also with no rows, when they are :class:`Rows`);
+    lists are joined with '; ', and values holding line breaks are quoted.
 
     >>> print(format_csv([{"name": "A, B", "papers": ["x", "y"]}]), end="")
     name,papers
     "A, B",x; y
+    >>> format_csv([{"name": "A\\rB"}])
+    'name\\n"A\\rB"\\n'
+    >>> print(format_csv(Rows(["name", "papers"])), end="")
+    name,papers
     """
-    out = io.StringIO()
     columns = _columns(rows)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row.get(c)) for c in columns])
-    return out.getvalue()
+    lines = [_csv_line(columns)]
+    lines += [_csv_line([_cell(row.get(c)) for c in columns]) for row in rows]
+    return "".join(lines)
+
+
+def _csv_line(values: Sequence[str]) -> str:
+    """One CSV line ending in a newline; a value holding a carriage return is quoted too
+    (the csv module quotes only the characters of its line terminator)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(values)
+    return out.getvalue()[:-2] + "\n"
 
 
 FORMATS: dict[str, Callable[[Sequence[Mapping[str, Any]]], str]] = {
