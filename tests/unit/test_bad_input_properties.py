@@ -1,6 +1,7 @@
 """Property: whatever the field types, encoding and line endings of a JSONL or JSON file,
 the read raises nothing, every record with an abstract lands, and each record with one
-bad field gets one problem line (kept) naming its line or position."""
+bad field gets one problem line (kept) naming its line or position; a UTF-16 or UTF-32
+file gets one line saying so."""
 
 import json
 
@@ -50,11 +51,11 @@ NEWLINE = st.sampled_from(["\n", "\r\n", "\r"])
 @given(
     records=st.lists(RECORD, min_size=1, max_size=6),
     newline=NEWLINE,
-    bom=st.booleans(),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-32"]),
     blank_lines=st.lists(st.booleans(), min_size=6, max_size=6),
     as_array=st.booleans(),
 )
-def test_no_bad_field_costs_a_record(tmp_path, records, newline, bom, blank_lines, as_array):
+def test_no_bad_field_costs_a_record(tmp_path, records, newline, encoding, blank_lines, as_array):
     objects, bad_at = [], []
     for position, (abstract, fields, bad) in enumerate(records):
         obj = {"abstract": abstract, **fields}
@@ -75,9 +76,13 @@ def test_no_bad_field_costs_a_record(tmp_path, records, newline, bom, blank_line
         lines.append(json.dumps({"abstract": "One more good record."}))
         path, text = tmp_path / "p.jsonl", newline.join(lines) + newline
         where = [f"p.jsonl:{line_of[i]}: field" for i in bad_at]
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    path.write_bytes(text.encode(encoding))
     problems: list = []
     landed = list(read_listings([str(path)], problems=problems))
+    if encoding.startswith("utf-16") or encoding == "utf-32":
+        wide = encoding[:6].upper()
+        assert landed == [] and [p.message.split(",")[0] for p in problems] == [f"is {wide} text"]
+        return
     assert len(landed) == len(objects) + (not as_array)
     assert [" ".join(r.abstract.split()) for r in landed[: len(objects)]] == [
         " ".join(o["abstract"].split()) for o in objects
