@@ -73,8 +73,12 @@ def _authors_of(value):
 
 def _with_parallel_ids(obj, names, ids, path, line, problems):
     """``ids`` completed from the record's ``author_ids`` field, when it has one."""
-    given = parallel_ids(obj.get(PARALLEL_FIELD))
+    value = obj.get(PARALLEL_FIELD)
+    given = parallel_ids(value)
     if given is None:
+        if value not in (None, "", []):
+            expected = "a list of ids or text"
+            problems.append(Problem(path, line, wrong_type(PARALLEL_FIELD, value, expected), True))
         return ids
     if len(given) != len(names):
         problems.append(
@@ -186,10 +190,21 @@ def read_jsonl(
             )
             index += 1
             continue
+        except (ValueError, RecursionError) as exc:
+            problems.append(Problem(path, n, f"{_unreadable_json(exc)}; skipped: fix the line"))
+            index += 1
+            continue
         record = record_from_mapping(obj, path=path, index=index, line=n, problems=problems)
         index += 1
         if record:
             yield record
+
+
+def _unreadable_json(exc: Exception) -> str:
+    """What makes valid JSON unreadable: nesting too deep, or a number too long."""
+    if isinstance(exc, RecursionError):
+        return "JSON nested too deep to read"
+    return "JSON holds a number with over 4,300 digits"
 
 
 def read_json(path: str, lines: list[str | None], problems: list[Problem]) -> Iterator[PaperRecord]:
@@ -205,6 +220,8 @@ def read_json(path: str, lines: list[str | None], problems: list[Problem]) -> It
         raise ReadError(
             exc.lineno, f"not valid JSON ({exc.msg}); fix the file or pass --format"
         ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ReadError(None, f"{_unreadable_json(exc)}; fix the file") from None
     if isinstance(doc, dict):
         items = next(
             (

@@ -79,6 +79,13 @@ CASES = [
         [{"authors": ("Ada Lovelace",), "author_ids": ("orcid:0000-0002-1825-0097",)}],
     ),
     Case(
+        "author-ids-number",
+        "a.jsonl",
+        jsonl({"abstract": GOOD, "authors": ["Ada Lovelace"], "author_ids": 7}),
+        [{"authors": ("Ada Lovelace",), "author_ids": ()}],
+        ["a.jsonl:1: field 'author_ids' is a number (7), not a list of ids or text"],
+    ),
+    Case(
         "year-too-big",
         "a.jsonl",
         jsonl({"abstract": GOOD, "year": 10**30}, {"abstract": OTHER, "year": 2021}),
@@ -119,6 +126,31 @@ CASES = [
         json.dumps([{"abstract": GOOD}, {"abstract": OTHER, "year": [2020]}]),
         [{}, {"year": None}],
         ["a.json: record 2: field 'year' is a list"],
+    ),
+    Case(
+        "json-number-too-long",
+        "a.jsonl",
+        '{"abstract": "x y", "year": ' + "9" * 5000 + "}\n" + jsonl({"abstract": OTHER}),
+        [{"abstract": OTHER}],
+        ["a.jsonl:1: JSON holds a number with over 4,300 digits; skipped: fix the line"],
+    ),
+    Case(
+        "json-nested-too-deep",
+        "a.jsonl",
+        '{"abstract": "x y", "authors": '
+        + "[" * 100_000
+        + "]" * 100_000
+        + "}\n"
+        + jsonl({"abstract": OTHER}),
+        [{"abstract": OTHER}],
+        ["a.jsonl:1: JSON nested too deep to read; skipped: fix the line"],
+    ),
+    Case(
+        "json-document-nested-too-deep",
+        "a.json",
+        "[" * 100_000 + "]" * 100_000,
+        [],
+        ["a.json: JSON nested too deep to read; fix the file"],
     ),
     # ---- line endings and author lines
     Case(
