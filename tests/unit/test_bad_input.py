@@ -160,6 +160,19 @@ CASES = [
         [{"abstract": GOOD, "line": 3}, {"abstract": OTHER, "line": 5}],
     ),
     Case(
+        "cr-only-csv-and-jsonl",
+        "p.csv",
+        f'id,abstract\r1,{OTHER.replace(",", "")}\r2,"{GOOD}"\r',
+        [{"external_id": "1", "line": 2}, {"external_id": "2", "abstract": GOOD, "line": 3}],
+    ),
+    Case(
+        "crlf-jsonl",
+        "a.jsonl",
+        jsonl({"abstract": GOOD}, {"abstract": OTHER, "year": "x"}).replace("\n", "\r\n"),
+        [{}, {"year": None}],
+        ["a.jsonl:2: field 'year' is text"],
+    ),
+    Case(
         "glued-truncation-mark",
         "c.txt",
         f"论文检索\n\nAda Lovelace, Alan Turing等\n\n{GOOD}\n",
