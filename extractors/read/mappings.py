@@ -259,7 +259,7 @@ def read_csv(path: str, lines: list[str | None], problems: list[Problem]) -> Ite
         try:
             row = next(rows)
         except csv.Error as exc:
-            problems.append(Problem(path, pos + 1, f"bad CSV row ({exc}); skipped"))
+            problems.append(Problem(path, pos + 1, f"bad CSV row ({_csv_error(exc)}); skipped"))
             pos, index = pos + max(rows.line_num, 1), index + 1
             continue
         unclosed = _unclosed_quote(good, pos, rows.line_num, len(header), delimiter)
@@ -283,17 +283,27 @@ def read_csv(path: str, lines: list[str | None], problems: list[Problem]) -> Ite
             yield record
 
 
+def _csv_error(exc: csv.Error) -> str:
+    """The csv module's error in the words of a listing's user."""
+    if "new-line character" in str(exc):
+        return "a carriage return (CR) inside a line: save the file with one kind of line ending"
+    return str(exc)
+
+
 _DELIMITERS = (",", ";", "\t", "|")
 
 
 def _csv_header(line: str) -> tuple[list[str], str]:
     """The column names and the delimiter, from the first delimiter that gives an abstract
     column. ReadError when none does."""
-    for delimiter in _DELIMITERS:
-        names = next(csv.reader([line], delimiter=delimiter), [])
-        if any(name.strip() in ABSTRACT_FIELDS for name in names):
-            return [name.strip() for name in names], delimiter
-    found = next(csv.reader([line]), [])
+    try:
+        for delimiter in _DELIMITERS:
+            names = next(csv.reader([line], delimiter=delimiter), [])
+            if any(name.strip() in ABSTRACT_FIELDS for name in names):
+                return [name.strip() for name in names], delimiter
+        found = next(csv.reader([line]), [])
+    except csv.Error as exc:
+        raise ReadError(1, f"CSV header cannot be read ({_csv_error(exc)}); fix it") from None
     shown = ", ".join(repr(n) for n in found[:6]) + (", ..." if len(found) > 6 else "")
     raise ReadError(
         1,

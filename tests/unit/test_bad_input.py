@@ -173,6 +173,20 @@ CASES = [
         ["a.jsonl:2: field 'year' is text"],
     ),
     Case(
+        "csv-lone-cr-in-header",
+        "p.csv",
+        f"id,abstract\rx\n1,{OTHER.replace(',', '')}\n",
+        [],
+        ["p.csv:1: CSV header cannot be read (a carriage return (CR) inside a line"],
+    ),
+    Case(
+        "csv-lone-cr-in-a-row",
+        "p.csv",
+        f"id,abstract\n1,{OTHER.replace(',', '')}\r 2\n2,{GOOD}\n",
+        [{"external_id": "2"}],
+        ["p.csv:2: bad CSV row (a carriage return (CR) inside a line"],
+    ),
+    Case(
         "glued-truncation-mark",
         "c.txt",
         f"论文检索\n\nAda Lovelace, Alan Turing等\n\n{GOOD}\n",
