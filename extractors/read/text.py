@@ -80,13 +80,17 @@ def split_author_names(text: str) -> tuple[list[str], bool]:
 
     >>> split_author_names("A. Smith, B. Jones 等")
     (['A. Smith', 'B. Jones'], True)
+    >>> split_author_names("Ada Lovelace, Alan Turing等")
+    (['Ada Lovelace', 'Alan Turing'], True)
     >>> split_author_names("Ada Lovelace and Alan Turing")
     (['Ada Lovelace', 'Alan Turing'], False)
     """
     text = " ".join(text.split())
     truncated = False
     for mark in sorted(TRUNCATION_MARKS, key=len, reverse=True):
-        if text.endswith(mark) and (len(text) == len(mark) or not text[-len(mark) - 1].isalnum()):
+        if not text.endswith(mark):
+            continue
+        if not mark.isascii() or len(text) == len(mark) or not text[-len(mark) - 1].isalnum():
             text = text[: -len(mark)].rstrip(" ,;")
             truncated = True
             break
