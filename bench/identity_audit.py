@@ -36,7 +36,7 @@ from typing import Any
 import networkx as nx
 from rapidfuzz import fuzz
 
-import kg
+from bench.applied_quality import load
 from bench.bootstrap import wilson
 from kg import schema as S
 from kg.extractors.names import fold
@@ -190,7 +190,7 @@ def pool(graphs: dict[str, str], out: Path, seed: int = SEED) -> None:
     """A blind sheet of missed-merge pairs and multi-alias nodes drawn from each graph."""
     rng = random.Random(seed)
     items = []
-    loaded = {label: kg.load_graph(path) for label, path in graphs.items()}
+    loaded = {label: load(path) for label, path in graphs.items()}
     for label, G in loaded.items():
         found = candidates(G)
         pairs = [
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.pool:
         pool(dict(p.split("=", 1) for p in args.pool), args.out)
     elif args.graph:
-        G = kg.load_graph(args.graph)
+        G = load(args.graph)
         found = candidates(G)
         for kind, rows in found.items():
             print(f"{kind:18} {len(rows)}")

@@ -19,7 +19,7 @@ from typing import Any
 
 import networkx as nx
 
-import kg
+from bench.applied_quality import load
 from bench.bootstrap import wilson
 from kg import schema as S
 
@@ -64,7 +64,7 @@ def pool(graphs: dict[str, str], out: Path, seed: int = SEED) -> None:
     rng = random.Random(seed)
     items, loaded = [], {}
     for label, path in graphs.items():
-        G = loaded[label] = kg.load_graph(path)
+        G = loaded[label] = load(path)
         drawn = rng.sample(mentions(G), PER_GRAPH)
         items += [{**m, "graph": label} for m in drawn]
     rng.shuffle(items)

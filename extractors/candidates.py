@@ -10,7 +10,7 @@ markup blanked out, and a candidate that overlaps a noise span is dropped.
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from kg.extractors.abbreviations import find_abbreviations
 from kg.extractors.choose import (
@@ -106,7 +106,7 @@ def find_candidates(
     candidates: list[Candidate] = []
     defined = _abbreviation_candidates(blank(text, markup), lexicon, candidates, noise)
     candidates.extend(_model_version_candidates(text, lexicon, model_version))
-    candidates.extend(_gazetteer_candidates(text, hits, lexicon))
+    candidates.extend(_gazetteer_candidates(text, hits, lexicon, defined))
     candidates.extend(_sentence_candidates(masked, lexicon, defined, sent_starts, sent_ends))
     candidates.extend(_local_rule_candidates(masked, lexicon, defined))
     candidates.extend(placed_name_candidates(masked, lexicon, defined))
@@ -176,9 +176,14 @@ def _model_version_candidates(
 
 
 def _gazetteer_candidates(
-    text: str, hits: Iterable[tuple[int, int, str]], lexicon: Lexicon
+    text: str,
+    hits: Iterable[tuple[int, int, str]],
+    lexicon: Lexicon,
+    defined: Mapping[str, Candidate],
 ) -> list[Candidate]:
-    """The gazetteer's matches, but for those inside a larger name or compound word."""
+    """The gazetteer's matches, but for those inside a larger name or compound word. A short
+    form the abstract defines is never read by its sentence ("fitted with EM" is not the EM
+    algorithm where EM is defined as entity matching)."""
     found = []
     for start, end, key in hits:
         if _embedded(text, start, end):
@@ -192,7 +197,8 @@ def _gazetteer_candidates(
             continue
         if entry.type in (METRIC, TASK) and _compound_modifier(text, end):
             continue
-        if entry.type == METRIC and end - start <= 5 and method_sense(text, start, end):
+        short = entry.type == METRIC and end - start <= 5 and text[start:end] not in defined
+        if short and method_sense(text, start, end):
             found.append(method_sense_candidate(text, start, end, lexicon))
             continue
         found.append(Candidate(start, end, entry.type, entry.canonical, LEXICON, entry=entry))

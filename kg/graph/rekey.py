@@ -34,7 +34,8 @@ def printed_fold(printed: str) -> str:
 
 def identity_summary(G: nx.MultiDiGraph) -> IdentitySummary:
     """The identity summary of every paper of ``G`` (authors in order, venue, year, the
-    entities it links to: every node it points to but its area), collected in one pass."""
+    entities it links to: every node it points to but its area and its related papers),
+    collected in one pass."""
     node, pred, succ = node_attrs(G), predecessors(G), successors(G)
     summary = IdentitySummary()
     for paper, attrs in node.items():
@@ -55,7 +56,11 @@ def identity_summary(G: nx.MultiDiGraph) -> IdentitySummary:
         authors: dict[str, Authorship] = {}
         for _, ship in rows:
             authors.setdefault(ship.fold, ship)
-        topics = tuple(e for e, rels in succ[paper].items() if S.IN_AREA not in rels)
+        topics = tuple(
+            e
+            for e, rels in succ[paper].items()
+            if S.IN_AREA not in rels and S.SIMILAR_TO not in rels
+        )
         venue = fold(attrs["venue"]) if attrs.get("venue") else None
         summary.add(PaperSummary(paper, attrs.get("year"), venue, tuple(authors.values()), topics))
     return summary
@@ -95,7 +100,7 @@ def apply_people(G: nx.MultiDiGraph, people: Iterable[Person]) -> set[str]:
         touched.add(paper)
     prune_orphans(G, emptied)
     pred = predecessors(G)
-    return {a for paper in touched for a in pred[paper]}
+    return {a for paper in touched for a, rels in pred[paper].items() if S.AUTHORED in rels}
 
 
 def resolve_authors(G: nx.MultiDiGraph, overrides: Overrides | None = None) -> list[Person]:
