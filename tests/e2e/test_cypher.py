@@ -9,7 +9,9 @@ import pytest
 from kg.errors import GraphFileError, KgError
 from kg.query import engine as cypher
 from kg.query.engine import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
+from kg.query.load import bulk_commands
 from kg.query.traverse import example_graph
+from kg.rows import node_columns, relationship_columns, relationship_rows
 from kg.schema import labels_of
 from kg.store.graphfile import save_graph
 
@@ -356,6 +358,31 @@ def test_strings_load_exactly(text):
             {"name": text}
         ]
         assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_a_string_holding_nul_is_a_clear_error():
+    G = example_graph()
+    G.nodes["author:adalovelace"]["name"] = "nul \x00 inside"
+    with pytest.raises(KgError, match="cannot load this graph: a string holds NUL"):
+        open_graph(G)
+
+
+def test_bulk_load_in_small_commands_gives_the_same_graph(G, run):
+    """Many commands of small tokens: the same nodes, relationships, properties and ids."""
+    query_nodes = "MATCH (n) RETURN id(n) AS id, labels(n) AS labels, properties(n) AS p"
+    query_rels = (
+        "MATCH (a)-[r]->(b) RETURN id(r) AS id, type(r) AS type, a.key AS a, b.key AS b, "
+        "properties(r) AS p ORDER BY id"
+    )
+    commands = bulk_commands(node_columns(G), relationship_columns(G), max_bytes=600)
+    assert len(commands) > 3
+    with EmbeddedEngine() as small:
+        small.bulk(commands)
+        assert small(query_nodes + " ORDER BY id") == run(query_nodes + " ORDER BY id")
+        assert small(query_rels) == run(query_rels)
+    rels = run(query_rels)
+    expected = sorted((r.type, r.start, r.end, r.props) for r in relationship_rows(G))
+    assert sorted((r["type"], r["a"], r["b"], r["p"]) for r in rels) == expected
 
 
 def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):
