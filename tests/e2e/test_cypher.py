@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import shutil
 from collections import Counter
 
 import pytest
@@ -305,6 +306,45 @@ def test_cli_cypher(graph_file, capsys):
         == 0
     )
     assert capsys.readouterr().out == '[\n  {"m": 42, "s": "x y"}\n]\n'
+
+
+def cli_stderr(graph_file, *, tty):
+    """What ``kg cypher`` writes to stderr: to a pseudo-terminal, or to a pipe."""
+    import pty
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "kg", "cypher", "RETURN 1 AS one", "--csv", "-g", str(graph_file)]
+    if not tty:
+        done = subprocess.run(argv, capture_output=True, text=True, check=True)
+        assert done.stdout.split() == ["one", "1"]
+        return done.stderr
+    leader, follower = pty.openpty()
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=follower) as proc:
+        os.close(follower)
+        assert proc.stdout.read().split() == [b"one", b"1"]
+        assert proc.wait() == 0
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end is closed: all read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_cli_says_it_loads_the_engine_on_a_terminal_only(graph_file):
+    line = cli_stderr(graph_file, tty=True)
+    assert line.startswith("loading the graph into the embedded engine (first query after a ")
+    assert f"cached in {cache_dir(graph_file)}/) ... " in line and line.endswith(" s\r\n")
+    assert cli_stderr(graph_file, tty=True) == ""  # cached: nothing to say
+    shutil.rmtree(cache_dir(graph_file))
+    assert cli_stderr(graph_file, tty=False) == ""
+    assert os.path.isdir(cache_dir(graph_file))
 
 
 def test_cli_cypher_refuses_writes_and_leaves_the_graph(graph_file, capsys):
