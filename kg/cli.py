@@ -153,8 +153,8 @@ def open_runner(args: argparse.Namespace) -> AbstractContextManager["Runner"]:
     """The runner a query goes to: a Bolt server with --uri, else the embedded engine."""
     from kg.query.named import open_runner
 
-    keys = ("uri", "user", "password", "database", "write")
-    return open_runner(graph_path(args), **{k: getattr(args, k) for k in keys})
+    options = {k: getattr(args, k) for k in ("uri", "user", "password", "database", "write")}
+    return open_runner(graph_path(args), progress=sys.stderr.isatty(), **options)
 
 
 def output_format(args: argparse.Namespace) -> str:

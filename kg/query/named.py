@@ -226,9 +226,11 @@ def open_runner(
     password: str | None = None,
     database: str | None = None,
     write: bool = False,
+    progress: bool = False,
 ) -> AbstractContextManager[Runner]:
     """The runner queries go to: a Bolt server at ``uri`` (Neo4j; connection settings default
-    to the NEO4J_* variables), else the read-only embedded engine on the graph file."""
+    to the NEO4J_* variables), else the read-only embedded engine on the graph file (which
+    with ``progress`` says on stderr when it loads the graph)."""
     if uri:
         from kg.neo4j import bolt_runner
 
@@ -237,7 +239,7 @@ def open_runner(
         raise KgError("--write needs --uri: the embedded engine is read-only")
     from kg.query.engine import embedded_runner
 
-    return embedded_runner(graph)
+    return embedded_runner(graph, progress=progress)
 
 
 def run_query(

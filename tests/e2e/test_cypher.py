@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import shutil
 from collections import Counter
 
 import pytest
@@ -9,7 +10,9 @@ import pytest
 from kg.errors import GraphFileError, KgError
 from kg.query import engine as cypher
 from kg.query.engine import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
+from kg.query.load import bulk_commands
 from kg.query.traverse import example_graph
+from kg.rows import node_columns, relationship_columns, relationship_rows
 from kg.schema import labels_of
 from kg.store.graphfile import save_graph
 
@@ -305,6 +308,45 @@ def test_cli_cypher(graph_file, capsys):
     assert capsys.readouterr().out == '[\n  {"m": 42, "s": "x y"}\n]\n'
 
 
+def cli_stderr(graph_file, *, tty):
+    """What ``kg cypher`` writes to stderr: to a pseudo-terminal, or to a pipe."""
+    import pty
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "kg", "cypher", "RETURN 1 AS one", "--csv", "-g", str(graph_file)]
+    if not tty:
+        done = subprocess.run(argv, capture_output=True, text=True, check=True)
+        assert done.stdout.split() == ["one", "1"]
+        return done.stderr
+    leader, follower = pty.openpty()
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=follower) as proc:
+        os.close(follower)
+        assert proc.stdout.read().split() == [b"one", b"1"]
+        assert proc.wait() == 0
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's other end is closed: all read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_cli_says_it_loads_the_engine_on_a_terminal_only(graph_file):
+    line = cli_stderr(graph_file, tty=True)
+    assert line.startswith("loading the graph into the embedded engine (first query after a ")
+    assert f"cached in {cache_dir(graph_file)}/) ... " in line and line.endswith(" s\r\n")
+    assert cli_stderr(graph_file, tty=True) == ""  # cached: nothing to say
+    shutil.rmtree(cache_dir(graph_file))
+    assert cli_stderr(graph_file, tty=False) == ""
+    assert os.path.isdir(cache_dir(graph_file))
+
+
 def test_cli_cypher_refuses_writes_and_leaves_the_graph(graph_file, capsys):
     from kg.cli import main
 
@@ -356,6 +398,31 @@ def test_strings_load_exactly(text):
             {"name": text}
         ]
         assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
+
+
+def test_a_string_holding_nul_is_a_clear_error():
+    G = example_graph()
+    G.nodes["author:adalovelace"]["name"] = "nul \x00 inside"
+    with pytest.raises(KgError, match="cannot load this graph: a string holds NUL"):
+        open_graph(G)
+
+
+def test_bulk_load_in_small_commands_gives_the_same_graph(G, run):
+    """Many commands of small tokens: the same nodes, relationships, properties and ids."""
+    query_nodes = "MATCH (n) RETURN id(n) AS id, labels(n) AS labels, properties(n) AS p"
+    query_rels = (
+        "MATCH (a)-[r]->(b) RETURN id(r) AS id, type(r) AS type, a.key AS a, b.key AS b, "
+        "properties(r) AS p ORDER BY id"
+    )
+    commands = bulk_commands(node_columns(G), relationship_columns(G), max_bytes=600)
+    assert len(commands) > 3
+    with EmbeddedEngine() as small:
+        small.bulk(commands)
+        assert small(query_nodes + " ORDER BY id") == run(query_nodes + " ORDER BY id")
+        assert small(query_rels) == run(query_rels)
+    rels = run(query_rels)
+    expected = sorted((r.type, r.start, r.end, r.props) for r in relationship_rows(G))
+    assert sorted((r["type"], r["a"], r["b"], r["p"]) for r in rels) == expected
 
 
 def test_the_client_gives_up_on_a_query_past_the_limit(monkeypatch):

@@ -206,7 +206,10 @@ def found(nlp, text):
             # A short form the abstract defines is not read by its sentence: no EM algorithm
             # (the corpus resolution then gives the bare EM the paper's own sense).
             "Entity matching (EM) links records. We train a matcher using EM labels.",
-            [("Metric", "EM", "lexicon", "used"), ("Task", "Entity matching", "abbreviation", "used")],
+            [
+                ("Metric", "EM", "lexicon", "used"),
+                ("Task", "Entity matching", "abbreviation", "used"),
+            ],
         ),
         (
             "The proposed Sparrow achieves more.",

@@ -4,13 +4,16 @@ import networkx as nx
 import pytest
 
 from kg.errors import KgError
+from kg.query.traverse import example_graph
 from kg.rows import (
     NodeRow,
     RelationshipRow,
     by_group,
     by_kind,
+    node_columns,
     node_rows,
     property_names,
+    relationship_columns,
     relationship_rows,
     sorted_rows,
     typed_columns,
@@ -61,6 +64,83 @@ def test_node_rows_refuse_what_neo4j_cannot_store(attrs, message):
     G.add_node("paper:x", **attrs)
     with pytest.raises(KgError, match=message):
         node_rows(G)
+    with pytest.raises(KgError, match=message):
+        node_columns(G)
+
+
+@pytest.mark.parametrize(
+    "attrs, message",
+    [
+        ({"kind": "Paper", "sources": [1, 2]}, "node 'paper:x': property 'sources' is a list"),
+        ({"kind": "Paper", "year": {"y": 1}}, "node 'paper:x': property 'year' has type dict"),
+    ],
+)
+def test_node_columns_refuse_what_rows_refuse(attrs, message):
+    G = nx.MultiDiGraph()
+    G.add_node("paper:ok", kind="Paper", year=2020, sources=["a"])
+    G.add_node("paper:x", **attrs)
+    with pytest.raises(KgError, match=message):
+        node_columns(G)
+    G.remove_node("paper:x")
+    G.add_node("author:a", kind="Author")
+    G.add_edge("author:a", "paper:ok", key="AUTHORED", position=1)
+    G.add_edge("author:a", "paper:x", key="AUTHORED", **{**attrs, "kind": "x"})
+    G.nodes["paper:x"]["kind"] = "Paper"
+    where = "relationship 'author:a' -\\[AUTHORED\\]-> 'paper:x'"
+    with pytest.raises(KgError, match=where + message.split("'paper:x'")[1]):
+        relationship_columns(G)
+
+
+def mixed_graph():
+    """Nodes and relationships whose properties mix types, tuples, None and gaps."""
+    G = nx.MultiDiGraph()
+    G.add_node("author:a", kind="Author", name="A", variants=("A", "a"), orcid=None)
+    G.add_node("author:b", kind="Author", name="B", n=1)
+    G.add_node("author:c", kind="Author", name=3.5, n=True, variants=[])
+    G.add_node("paper:p", kind="Paper", title=None)
+    for i, author in enumerate(("author:a", "author:b", "author:c")):
+        G.add_edge(author, "paper:p", key="AUTHORED", position=i + 1, note=None if i else "x")
+    return G
+
+
+def rows_of_columns(G):
+    """The rows :func:`node_columns` and :func:`relationship_columns` hold, as rows."""
+    nodes = [
+        NodeRow(key, group.kind, props_at(group.values, i))
+        for group in node_columns(G)
+        for i, key in enumerate(group.keys)
+    ]
+    rels = [
+        RelationshipRow(
+            group.type, start, group.start_kind, end, group.end_kind, props_at(group.values, i)
+        )
+        for group in relationship_columns(G)
+        for i, (start, end) in enumerate(zip(group.starts, group.ends, strict=True))
+    ]
+    return nodes, rels
+
+
+def props_at(values, i):
+    return {name: column[i] for name, column in values.items() if column[i] is not None}
+
+
+@pytest.mark.parametrize("graph", [small_graph, example_graph, mixed_graph])
+def test_columns_hold_the_rows_by_group_in_the_graph_order(graph):
+    G = graph()
+    nodes, rels = rows_of_columns(G)
+    assert by_kind(nodes) == by_kind(node_rows(G))
+    assert by_group(rels) == by_group(relationship_rows(G))
+    for group in node_columns(G):
+        assert list(group.values) == sorted(group.values)
+        assert all(len(column) == len(group.keys) for column in group.values.values())
+
+
+def test_a_property_no_row_has_is_no_column():
+    G = mixed_graph()
+    authors, papers = node_columns(G)
+    assert list(authors.values) == ["n", "name", "variants"]
+    assert papers.values == {}
+    assert authors.values["variants"] == [["A", "a"], None, []]
 
 
 def test_relationship_rows_refuse_unknown_types():
@@ -69,6 +149,8 @@ def test_relationship_rows_refuse_unknown_types():
     G.add_edge("paper:x", "paper:x", key="LIKES")
     with pytest.raises(KgError, match="unknown relationship type 'LIKES'"):
         relationship_rows(G)
+    with pytest.raises(KgError, match="unknown relationship type 'LIKES'"):
+        relationship_columns(G)
 
 
 def test_relationship_rows_refuse_ends_the_schema_does_not_join():
@@ -78,6 +160,8 @@ def test_relationship_rows_refuse_ends_the_schema_does_not_join():
     G.add_edge("paper:x", "author:y", key="AUTHORED")
     with pytest.raises(KgError, match="joins Paper to Author"):
         relationship_rows(G)
+    with pytest.raises(KgError, match="joins Paper to Author"):
+        relationship_columns(G)
 
 
 def test_rows_keep_the_graph_order_and_sort_stably():

@@ -1,0 +1,207 @@
+"""Materialising the graph's rows (:mod:`kg.rows`) into an empty embedded engine.
+
+FalkorDB's bulk insert, ``GRAPH.BULK``, takes the rows packed as binary fields, a column
+at a time from :func:`kg.rows.node_columns` and :func:`kg.rows.relationship_columns`.
+Nodes are numbered 0, 1, 2, ... in the order they are sent, so a relationship names its
+ends by those numbers instead of being matched by label and key; the ``key`` indexes are
+created after the load. A string holding NUL cannot be packed (the format ends strings
+with NUL, and Cypher literals cannot hold one either).
+
+Binary layout of one token (one label or relationship type, many rows), little-endian:
+``labels\\0`` (``Method:Concept``), ``uint32`` property count, ``name\\0`` per property,
+then per row (relationships first give ``uint64`` start and end numbers) one field per
+property: a type byte and its payload (null 0; bool 1 + byte; double 2 + 8 bytes;
+string 3 + UTF-8 + NUL; long 4 + 8 bytes; array 5 + ``int64`` length + fields).
+
+Examples
+--------
+>>> pack_value("ab"), pack_value(None), pack_value(True), pack_value(2)
+(b'\\x03ab\\x00', b'\\x00', b'\\x01\\x01', b'\\x04\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00')
+>>> pack_value(["x"])[9:]  # type 5, the length as 8 bytes, the items
+b'\\x03x\\x00'
+"""
+
+import struct
+from collections.abc import Sequence
+from itertools import chain
+from typing import NamedTuple, Protocol
+
+from kg.errors import KgError
+from kg.neo4j.cypher import key_schema_queries, node_labels, property_name, rel_type
+from kg.rows import NodeColumns, RelationshipColumns, Value
+
+#: Bytes of one bulk command at most (the server's own limit on one argument is 512 MB).
+MAX_COMMAND_BYTES = 32_000_000
+
+_LONG = struct.Struct("<Bq").pack
+_DOUBLE = struct.Struct("<Bd").pack
+_ARRAY = struct.Struct("<Bq").pack
+_ENDS = struct.Struct("<QQ").pack
+_COUNT = struct.Struct("<I").pack
+_NULL, _TRUE, _FALSE = b"\x00", b"\x01\x01", b"\x01\x00"
+#: Types whose equal values pack alike (not floats: -0.0 == 0.0).
+_REPEATING = frozenset((str, int, bool))
+
+
+class Unpackable(ValueError):
+    """A value the bulk format cannot carry (a string holding NUL)."""
+
+
+class BulkCommand(NamedTuple):
+    """One ``GRAPH.BULK`` call: how many nodes and relationships, and their tokens."""
+
+    nodes: int
+    relationships: int
+    node_tokens: list[bytes]
+    relationship_tokens: list[bytes]
+
+
+class Engine(Protocol):
+    """What loading needs of an engine (:class:`kg.query.engine.EmbeddedEngine`)."""
+
+    def write(self, cypher: str, params: dict | None = None) -> None: ...
+
+    def bulk(self, commands: list[BulkCommand]) -> None: ...
+
+
+def pack_value(value: Value | None) -> bytes:
+    """One property field; raises :class:`Unpackable` for a string holding NUL."""
+    kind = type(value)
+    if kind is str:
+        if "\x00" in value:  # type: ignore[operator]
+            raise Unpackable("a string holds NUL")
+        return b"\x03" + value.encode() + _NULL  # type: ignore[union-attr]
+    if value is None:
+        return _NULL
+    if kind is bool:
+        return _TRUE if value else _FALSE
+    if kind is int:
+        return _LONG(4, value)
+    if kind is float:
+        return _DOUBLE(2, value)
+    if kind is list:
+        return _ARRAY(5, len(value)) + b"".join(map(pack_value, value))  # type: ignore[arg-type]
+    raise Unpackable(f"a {kind.__name__} value")
+
+
+def token_header(labels: str, columns: Sequence[str]) -> bytes:
+    """A token's header: its labels (or type) and property names.
+
+    >>> token_header("Area", ["key", "name"])
+    b'Area\\x00\\x02\\x00\\x00\\x00key\\x00name\\x00'
+    """
+    for name in columns:
+        property_name(name)  # checked to be a plain identifier
+    names = b"".join(name.encode() + _NULL for name in columns)
+    return labels.encode() + _NULL + _COUNT(len(columns)) + names
+
+
+def _tokens(header: bytes, fields: list[list[bytes]], max_bytes: int) -> list[tuple[int, bytes]]:
+    """``(rows, token)`` pairs of rows given as columns of fields, each token within max_bytes
+    (or one row, if a row alone is larger)."""
+    rows = len(fields[0])
+    if len(header) + sum(len(field) for column in fields for field in column) <= max_bytes:
+        return [(rows, header + b"".join(chain.from_iterable(zip(*fields, strict=True))))]
+    tokens, parts, size = [], [header], len(header)
+    for row in map(b"".join, zip(*fields, strict=True)):
+        if len(parts) > 1 and size + len(row) > max_bytes:
+            tokens.append((len(parts) - 1, b"".join(parts)))
+            parts, size = [header], len(header)
+        parts.append(row)
+        size += len(row)
+    tokens.append((len(parts) - 1, b"".join(parts)))
+    return tokens
+
+
+def encoded_column(values: Sequence[Value | None]) -> list[bytes]:
+    """Each value of a column as a property field (:func:`pack_value`), plain columns fast.
+
+    >>> encoded_column(["a", None, "a"]), encoded_column([1]) == [pack_value(1)]
+    ([b'\\x03a\\x00', b'\\x00', b'\\x03a\\x00'], True)
+    """
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    if kinds == {str}:
+        if "\x00" in "".join(value for value in values if value is not None):  # type: ignore[misc]
+            raise Unpackable("a string holds NUL")
+    if len(kinds) == 1 and kinds <= _REPEATING:  # one type, so no 1 == True == 1.0 confusion
+        distinct = set(values)
+        if len(distinct) * 4 < len(values):  # few values, many rows: pack each value once
+            packed = {value: pack_value(value) for value in distinct}
+            return list(map(packed.__getitem__, values))
+    if kinds == {str}:
+        return [_NULL if v is None else b"\x03" + v.encode() + _NULL for v in values]  # type: ignore[union-attr]
+    if kinds == {int}:
+        return [_NULL if v is None else _LONG(4, v) for v in values]
+    if kinds == {float}:
+        return [_NULL if v is None else _DOUBLE(2, v) for v in values]
+    return [pack_value(value) for value in values]
+
+
+def bulk_commands(
+    nodes: list[NodeColumns],
+    relationships: list[RelationshipColumns],
+    *,
+    max_bytes: int = MAX_COMMAND_BYTES,
+) -> list[BulkCommand]:
+    """The graph's columns (:mod:`kg.rows`) as ``GRAPH.BULK`` commands for an empty graph.
+
+    Nodes go by kind (kinds sorted), relationships by type (sorted) and then by the kinds
+    they join, each group in the graph's order; :class:`Unpackable` if a value cannot go.
+    """
+    tokens: list[tuple[bool, int, bytes]] = []  # (is a node token, rows, token)
+    number: dict[str, int] = {}
+    for group in sorted(nodes, key=lambda g: g.kind):
+        header = token_header(node_labels(group.kind), ["key", *group.values])
+        number.update(
+            zip(group.keys, range(len(number), len(number) + len(group.keys)), strict=True)
+        )
+        fields = [encoded_column(group.keys), *map(encoded_column, group.values.values())]
+        for count, token in _tokens(header, fields, max_bytes):
+            tokens.append((True, count, token))
+    for rels in sorted(relationships, key=lambda g: g.type):
+        header = token_header(rel_type(rels.type), list(rels.values))
+        ends = list(
+            map(_ENDS, map(number.__getitem__, rels.starts), map(number.__getitem__, rels.ends))
+        )
+        fields = [ends, *map(encoded_column, rels.values.values())]
+        for count, token in _tokens(header, fields, max_bytes):
+            tokens.append((False, count, token))
+    return _commands(tokens, max_bytes)
+
+
+def _commands(tokens: list[tuple[bool, int, bytes]], max_bytes: int) -> list[BulkCommand]:
+    commands, current, size = [], BulkCommand(0, 0, [], []), 0
+    for is_node, count, token in tokens:
+        if size and size + len(token) > max_bytes:
+            commands.append(current)
+            current, size = BulkCommand(0, 0, [], []), 0
+        if is_node:
+            current = current._replace(nodes=current.nodes + count)
+            current.node_tokens.append(token)
+        else:
+            current = current._replace(relationships=current.relationships + count)
+            current.relationship_tokens.append(token)
+        size += len(token)
+    if size:
+        commands.append(current)
+    return commands
+
+
+def load_columns(
+    engine: Engine, nodes: list[NodeColumns], relationships: list[RelationshipColumns]
+) -> None:
+    """Copy the graph's columns into an empty engine, then index every label's ``key``.
+
+    A value the bulk format cannot carry (a string holding NUL) is a KgError.
+    """
+    try:
+        commands = bulk_commands(nodes, relationships)
+    except Unpackable as exc:
+        raise KgError(
+            f"the embedded Cypher engine cannot load this graph: {exc}; "
+            "remove the character from the input and rebuild"
+        ) from None
+    engine.bulk(commands)
+    for statement in key_schema_queries(constraints=False):
+        engine.write(statement)
