@@ -55,8 +55,8 @@ def test_blind_items_hold_names_and_offsets_only_and_map_back_to_both_samples(te
     blind = jsonl(DATA / "applied-blind.jsonl")
     key = jsonl(DATA / "applied-key.jsonl")
     assert [b["item"] for b in blind] == list(range(1, 121)) == [k["item"] for k in key]
-    assert Counter(k["system"] for k in key) == {"main": 60, "applied": 60}
-    samples = {s: jsonl(DATA / f"applied-edges-{s}.jsonl") for s in ("main", "applied")}
+    assert Counter(k["system"] for k in key) == {"main": 60, "ours": 60}
+    samples = {s: jsonl(DATA / f"applied-edges-{s}.jsonl") for s in ("main", "ours")}
     for item, k in zip(blind, key, strict=True):
         assert set(item) == FIELDS
         drawn = samples[k["system"]][k["index"] - 1]
