@@ -74,7 +74,8 @@ def exclusive(
     finally:
         del _held[key]
         try:
-            os.unlink(path)  # while still held: see the module's docstring
+            if _same_file(fd, path):  # while still held: see the module's docstring
+                os.unlink(path)
         except OSError:
             pass
         os.close(fd)
