@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from kg.extractors.children import die_with_parent
 from kg.extractors.records import Mention, PaperRecord, Problem
 
 if TYPE_CHECKING:
@@ -71,8 +72,9 @@ def failures_reported(
 # ---------------------------------------------------------------- the pool
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
     global _NLP
+    die_with_parent(parent)
     # Imported here, in the worker: the parent never needs spaCy to open a pool.
     from kg.extractors.nlp import build_nlp
 
@@ -95,13 +97,20 @@ class WorkerPool:
     Importing spaCy and building the pipeline take seconds; a pool opened early does that
     while the caller works (an incremental build loads its graph meanwhile). Closing the
     pool stops its workers, finished or not.
+
+    The workers are started fresh (``spawn``: no copy of the caller's memory) as children
+    of the thread that opens the pool, and die with it, however it ends (even ``kill -9``):
+    open and use a pool in a thread that outlives its use. Once the caller and the workers
+    are gone, multiprocessing's resource tracker sees the end of its pipe and exits too.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        # No forkserver preload: starting a worker would wait for the server's imports.
         self._pool = ProcessPoolExecutor(
-            workers, initializer=_init_worker, mp_context=multiprocessing.get_context("forkserver")
+            workers,
+            initializer=_init_worker,
+            initargs=(os.getpid(),),
+            mp_context=multiprocessing.get_context("spawn"),
         )
         for _ in range(workers):  # workers start on demand: ask for all of them now
             self._pool.submit(int)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg import __version__
 from kg.cli_extract import add_extract_parser
+from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
 from kg.terminal import is_terminal, print_json, say
@@ -110,6 +111,7 @@ def _build(
             strict=args.strict,
             pool=pool,
             identity=args.identity,
+            **wait_options(args),
         )
     for problem in report.problems:
         warn(problem.report)
@@ -239,6 +241,7 @@ def cmd_viz(args: argparse.Namespace) -> int:
         dataset=args.dataset,
         paper=args.paper,
         concept=args.concept,
+        **wait_options(args),
     )
     say(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
     return 0
@@ -379,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="author-identity overrides (default: GRAPH.identity.toml beside the output, if any)",
     )
+    add_wait_option(p, "another build of the graph")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(func=cmd_build)
 
@@ -456,6 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
     p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
+    add_wait_option(p, "another kg viz into the folder")
     p.set_defaults(func=cmd_viz)
 
     add_push_parser(sub)
@@ -472,16 +477,15 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     args.exit_when_done = exit_when_done
     try:
         with name_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
-            return args.func(args)
+            with terminate_as_interrupt():
+                return args.func(args)
     except KgError as exc:
         say(f"kg: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            "kg: interrupted; files already written are complete, nothing half-written",
-            file=sys.stderr,
-        )
-        return 130
+        return exc.exit_code
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (kg.cli_run)
+        message, status = interrupted(exc)
+        print(message, file=sys.stderr)
+        return status
     except BrokenPipeError:
         return 0
 

@@ -11,7 +11,9 @@ from typing import TextIO
 
 
 class KgError(Exception):
-    """Base of every error kg reports to a user."""
+    """Base of every error kg reports to a user; ``exit_code`` is the CLI's exit status."""
+
+    exit_code = 1
 
 
 class GraphFileError(KgError):
@@ -24,6 +26,12 @@ class OutputError(KgError):
 
 class InputError(KgError):
     """Nothing usable could be read from the inputs."""
+
+
+class Locked(KgError):
+    """Another process kept a lock kg waited for (:mod:`kg.lock`); worth trying again."""
+
+    exit_code = 75  # EX_TEMPFAIL of sysexits.h: a temporary failure, retry later
 
 
 class NotFound(KgError):

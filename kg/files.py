@@ -1,4 +1,9 @@
-"""Writing output files atomically, with one clear line when the path cannot be written."""
+"""Writing output files atomically, with one clear line when the path cannot be written.
+
+A temporary file carries its writer's process id in its name (``.NAME.PID.RANDOM.tmp``), so
+a later writer of the same file can tell one left by a killed writer from one a live writer
+is still filling, and removes the former.
+"""
 
 import os
 import tempfile
@@ -21,16 +26,18 @@ def atomic_output(
     """Yield a file open on a temporary file beside ``path``; when the block ends without an
     error, the temporary file replaces ``path`` (which keeps its mode), else it is removed
     and ``path`` is left as it was. ``durable`` syncs the data to disk before the rename.
+    Temporary files of ``path`` that writers killed before they finished left behind are
+    removed first.
 
     An OSError (a missing or read-only folder, a full disk) becomes an OutputError naming
     ``what`` and the path.
     """
     path = os.path.abspath(path)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path)
-        )
+        folder, prefix = os.path.dirname(path), f".{os.path.basename(path)}."
+        os.makedirs(folder, exist_ok=True)
+        remove_stale_temp_files(folder, prefix, ".tmp")
+        fd, tmp = tempfile.mkstemp(prefix=f"{prefix}{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise _output_error(path, what, exc) from None
     try:
@@ -52,6 +59,34 @@ def atomic_output(
         if isinstance(exc, OSError):
             raise _output_error(path, what, exc) from None
         raise
+
+
+def remove_stale_temp_files(folder: str | os.PathLike[str], prefix: str, suffix: str) -> list[str]:
+    """Remove the files of ``folder`` named ``PREFIX PID SUFFIX`` or ``PREFIX PID.RANDOM
+    SUFFIX`` whose writer, process PID, has ended; return their names. (A process id that
+    a new process has taken keeps its file until that process ends too.)"""
+    removed = []
+    for name in os.listdir(folder):
+        if not (name.startswith(prefix) and name.endswith(suffix)):
+            continue
+        pid, *rest = name[len(prefix) : len(name) - len(suffix)].split(".")
+        if pid.isdigit() and 0 < int(pid) < 2**31 and len(rest) <= 1 and not _alive(int(pid)):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:
+                continue
+            removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
 
 
 def _output_error(path: str, what: str, exc: OSError) -> OutputError:

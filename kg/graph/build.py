@@ -3,7 +3,7 @@
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from os import PathLike
@@ -34,6 +34,7 @@ from kg.graph.rekey import apply_people, identity_summary
 from kg.graph.related import add_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus
 from kg.graph.similar import Settings
+from kg.lock import DEFAULT_WAIT, graph_lock
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 #: A listing file, folder or glob.
@@ -205,6 +206,8 @@ def build(
     pool: WorkerPool | None = None,
     identity: str | PathLike[str] | None = None,
     related: int = Settings.k,
+    wait: float = DEFAULT_WAIT,
+    waiting: Callable[[str], None] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -214,6 +217,10 @@ def build(
     with ``if __name__ == "__main__":``.
     ``identity`` is the author-identity override file (default: beside ``output``, e.g.
     ``graph.identity.toml``, used when it exists; see :mod:`kg.graph.overrides`).
+    The build holds the graph's lock (``GRAPH.lock``) from its load to its save: while
+    another process's build of ``output`` runs, this one waits up to ``wait`` seconds
+    (``waiting`` gets one line as it starts to), then adds to that build's result; or it
+    raises Locked.
     Raises InputError when nothing could be read, when the override file is bad, or
     (``strict``) when anything was bad; the file is then left as it was.
     """
@@ -221,32 +228,34 @@ def build(
     if identity is not None and not os.path.exists(identity):
         raise InputError(f"{os.fspath(identity)}: no such identity override file")
     overrides = read_overrides(identity if identity is not None else identity_file(output))
-    adding = os.path.exists(output) and not fresh
-    # Adding: the workers import spaCy and build the pipeline while the graph loads.
-    with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
-        G = load_graph(output, entity_layer=False) if adding else None
-        mentions = load_mentions(output) if adding else {}
-        with paused_gc():
-            G, report = build_graph(
-                inputs,
-                graph=G,
-                mentions=mentions,
-                format=format,
-                workers=workers,
-                reingest=reingest,
-                progress=progress,
-                pool=pool,
-                overrides=overrides,
-                related=related,
+    with graph_lock(output, wait=wait, waiting=waiting):
+        adding = os.path.exists(output) and not fresh
+        # Adding: the workers import spaCy and build the pipeline while the graph loads.
+        with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
+            G = load_graph(output, entity_layer=False) if adding else None
+            mentions = load_mentions(output) if adding else {}
+            with paused_gc():
+                G, report = build_graph(
+                    inputs,
+                    graph=G,
+                    mentions=mentions,
+                    format=format,
+                    workers=workers,
+                    reingest=reingest,
+                    progress=progress,
+                    pool=pool,
+                    overrides=overrides,
+                    related=related,
+                )
+        if report.records == 0:
+            detail = f": {report.problems[0]}" if report.problems else ""
+            raise InputError(f"no paper could be read from the inputs{detail}")
+        if strict and report.problems:
+            raise InputError(
+                f"{len(report.problems)} bad input(s) and --strict given; "
+                f"first: {report.problems[0]}"
             )
-    if report.records == 0:
-        detail = f": {report.problems[0]}" if report.problems else ""
-        raise InputError(f"no paper could be read from the inputs{detail}")
-    if strict and report.problems:
-        raise InputError(
-            f"{len(report.problems)} bad input(s) and --strict given; first: {report.problems[0]}"
-        )
-    with paused_gc():
-        report.graph_path = save_graph(G, output, mentions=mentions)
+        with paused_gc():
+            report.graph_path = save_graph(G, output, mentions=mentions)
     report.seconds = time.perf_counter() - started
     return G, report

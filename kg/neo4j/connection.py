@@ -5,7 +5,8 @@ What differs between Neo4j and FalkorDB is decided once per connection, in :clas
 
 import os
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,9 @@ from kg.neo4j.cypher import key_schema_queries
 
 DEFAULT_URI = "bolt://localhost:7687"
 CONNECT_TIMEOUT = 10.0
+#: Seconds to keep retrying a connection that fails as it opens (FalkorDB refuses every
+#: second new connection after a client's GOODBYE; a restarting Neo4j refuses them all).
+CONNECT_RETRY = 5.0
 WRITE_CLAUSES = re.compile(
     r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|"
     r"CALL\s*\{|IN\s+TRANSACTIONS|ALTER|GRANT|DENY|REVOKE)(?![\w`])",
@@ -138,10 +142,49 @@ class Settings:
         )
 
 
-class Connection:
-    """A driver and one long-lived session on a Bolt server, with the server's dialect."""
+def retry_connecting[T](
+    attempt: Callable[[], T],
+    *,
+    seconds: float = CONNECT_RETRY,
+    first_delay: float = 0.1,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> T:
+    """``attempt()``, tried again after a connection failure (the server unreachable or
+    dropping the connection, or transiently unavailable) with doubling delays, for up to
+    ``seconds``; the last failure is raised. Any other error is raised at once."""
+    import neo4j
 
-    def __init__(self, settings: Settings, *, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+    deadline = clock() + seconds
+    delay = first_delay
+    while True:
+        try:
+            return attempt()
+        except (
+            neo4j.exceptions.ServiceUnavailable,
+            neo4j.exceptions.SessionExpired,
+            neo4j.exceptions.TransientError,
+        ):
+            if clock() + delay > deadline:
+                raise
+        sleep(delay)
+        delay *= 2
+
+
+class Connection:
+    """A driver and one long-lived session on a Bolt server, with the server's dialect.
+
+    A connection that fails as it opens is tried again for ``retry`` seconds
+    (:func:`retry_connecting`).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        retry: float = CONNECT_RETRY,
+    ) -> None:
         import neo4j
 
         self.settings = settings
@@ -161,21 +204,31 @@ class Connection:
                 f"bad Bolt URI {settings.uri!r}: {exc}; use bolt://HOST:7687 or neo4j://HOST:7687"
             ) from None
         try:
-            self.driver.verify_connectivity()
-            with self.driver.session() as probe:
-                self.dialect = detect_dialect(probe)
-            if settings.database and not self.dialect.databases:
-                raise BoltError(
-                    f"{settings.uri} ({self.dialect.name}) has no named databases; "
-                    f"drop --database / NEO4J_DATABASE ({settings.database!r})"
-                )
-            self.session = self.driver.session(database=settings.database)
-            self.session.run("RETURN 1").consume()
+            self.dialect, self.session = retry_connecting(self._open, seconds=retry)
         except BaseException as exc:
             self.driver.close()
             if isinstance(exc, neo4j.exceptions.DriverError | neo4j.exceptions.Neo4jError):
                 raise connection_error(exc, settings) from None
             raise
+
+    def _open(self) -> tuple[Dialect, Any]:
+        """Check the server answers, learn its dialect, open the session (one try)."""
+        self.driver.verify_connectivity()
+        with self.driver.session() as probe:
+            dialect = detect_dialect(probe)
+        database = self.settings.database
+        if database and not dialect.databases:
+            raise BoltError(
+                f"{self.settings.uri} ({dialect.name}) has no named databases; "
+                f"drop --database / NEO4J_DATABASE ({database!r})"
+            )
+        session = self.driver.session(database=database)
+        try:
+            session.run("RETURN 1").consume()
+        except BaseException:
+            session.close()
+            raise
+        return dialect, session
 
     def close(self) -> None:
         """Close the session and the driver."""
@@ -256,10 +309,12 @@ def connect(
     password: str | None = None,
     database: str | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    retry: float = CONNECT_RETRY,
 ) -> Connection:
-    """Open a :class:`Connection`; unset arguments come from the NEO4J_* environment."""
+    """Open a :class:`Connection` (a failure to connect is retried for ``retry`` seconds);
+    unset arguments come from the NEO4J_* environment."""
     settings = Settings.resolve(uri=uri, user=user, password=password, database=database)
-    return Connection(settings, connect_timeout=connect_timeout)
+    return Connection(settings, connect_timeout=connect_timeout, retry=retry)
 
 
 # ---------------------------------------------------------------- runner

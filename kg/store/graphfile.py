@@ -10,7 +10,8 @@ resolution (``{paper key: [[field, ...], ...]}``), which lets a later build add 
 resolve names over the whole corpus without re-extracting it (it re-lays the entity layer,
 so it does not read it).
 Plain data only (no pickle): safe to open from anyone. Writes go to a temporary file
-beside the target and replace it atomically.
+beside the target and replace it atomically, holding the graph's lock (``GRAPH.lock``,
+:func:`kg.lock.graph_lock`), which a build holds from its load to its save.
 """
 
 import gc
@@ -29,6 +30,7 @@ from kg.errors import GraphFileError
 from kg.extractors.records import MENTION_FIELDS, Mention, mention_from_row
 from kg.files import atomic_output
 from kg.graph._nx import insert_edges, insert_nodes, node_attrs, successors
+from kg.lock import graph_lock
 from kg.schema import CONCEPT_KINDS, DEFAULT_GRAPH, SCHEMA_VERSION
 
 MAGIC = b"KGRAPH\n"
@@ -144,7 +146,8 @@ def save_graph(
 ) -> GraphPath:
     """Write ``G`` (and the papers' unresolved ``mentions``) to ``path`` atomically.
 
-    The previous file survives any failure; an unwritable path raises OutputError.
+    The previous file survives any failure; an unwritable path raises OutputError. The
+    write holds the graph's lock (another process's build or save of ``path`` goes first).
     """
     core, layer = graph_sections(G)
     with ThreadPoolExecutor(max_workers=1) as pool:  # zstd releases the GIL: it compresses
@@ -164,7 +167,7 @@ def save_graph(
         },
         option=orjson.OPT_SORT_KEYS,
     )
-    with atomic_output(path, "the graph file", binary=True, durable=True) as fh:
+    with graph_lock(path), atomic_output(path, "the graph file", binary=True, durable=True) as fh:
         fh.write(MAGIC)
         fh.write(header + b"\n")
         for body in sections:

@@ -5,7 +5,7 @@ method-dataset bipartite page and any focus pages asked for, plus an ``index.htm
 them. Pages work offline, escape all paper text and are byte-for-byte deterministic.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from os import PathLike
 from pathlib import Path
 
@@ -14,6 +14,7 @@ import networkx as nx
 
 from kg import schema
 from kg.files import atomic_output
+from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.lookup import find_node
 from kg.viz import views
 from kg.viz.page import render
@@ -37,19 +38,35 @@ INDEX = jinja2.Environment(autoescape=True).from_string(
 </html>
 """
 )
+#: The lock file of a folder of pages: one kg viz at a time writes into a folder.
+FOLDER_LOCK = ".kg-viz.lock"
 
 
 def write_views(
-    G: nx.MultiDiGraph, out_dir: str | PathLike[str], page_views: Sequence[View]
+    G: nx.MultiDiGraph,
+    out_dir: str | PathLike[str],
+    page_views: Sequence[View],
+    *,
+    wait: float = DEFAULT_WAIT,
+    waiting: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them;
-    return the paths."""
+    return the paths. Holds the folder's lock (``FOLDER_LOCK``) throughout: while another
+    process writes pages into ``out_dir``, wait up to ``wait`` seconds (``waiting`` gets
+    one line), then raise ``kg.errors.Locked``."""
     out_dir = Path(out_dir)
-    pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
-    pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
-    for path, text in pages:
-        with atomic_output(path, "the page", newline="\n") as fh:
-            fh.write(text)
+    with exclusive(
+        out_dir / FOLDER_LOCK,
+        f"another kg viz into {out_dir}",
+        target=f"the pages folder {out_dir.absolute()}",
+        wait=wait,
+        waiting=waiting,
+    ):
+        pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
+        pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
+        for path, text in pages:
+            with atomic_output(path, "the page", newline="\n") as fh:
+                fh.write(text)
     return [path for path, _ in pages]
 
 
@@ -107,13 +124,17 @@ def write_pages(
     dataset: str | None = None,
     paper: str | None = None,
     concept: str | None = None,
+    wait: float = DEFAULT_WAIT,
+    waiting: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
 
     Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
-    is written.
+    is written. One process at a time writes into a folder (see :func:`write_views` for
+    ``wait`` and ``waiting``).
     """
     focus = focus_views(
         G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept
     )
-    return write_views(G, out_dir, [*standard_views(G, top=top), *focus])
+    views = [*standard_views(G, top=top), *focus]
+    return write_views(G, out_dir, views, wait=wait, waiting=waiting)

@@ -33,7 +33,11 @@ INTERNALS = {
     "_match_label_id_map": "kg.extractors.nlp",
 }
 #: Process-wide switches (module, function) and the one module that may call them.
-SWITCHES = {("gc", "freeze"): "kg.cli", ("os", "_exit"): "kg.cli"}
+SWITCHES = {
+    ("gc", "freeze"): "kg.cli",
+    ("os", "_exit"): "kg.cli",
+    ("signal", "signal"): "kg.cli_run",
+}
 #: Modules that may spell entity types, labels and relationship types.
 VOCABULARY_MODULES = {"kg.schema", "kg.extractors.records"}
 
