@@ -144,17 +144,26 @@ class DaskPool:
             pass
         return failures_reported(self._results(records, pending), problems)
 
+    def partitions(self, records: Iterable[PaperRecord], size: int = BATCH_SIZE) -> list["Future"]:
+        """Every batch of ``size`` records submitted at once: the futures of their
+        ``(mentions, error)`` lists, in input order, kept on the workers for tasks that read
+        them."""
+        records = iter(records)
+        return [self._extract(batch) for batch in iter(lambda: list(islice(records, size)), [])]
+
+    def _extract(self, batch: list[PaperRecord]) -> "Future":
+        return self.client.submit(
+            self._worker.extract_batch,
+            [r.abstract for r in batch],
+            key=f"kg-extract-{next(self._keys)}-{id(self):x}",
+            pure=False,
+            retries=RETRIES,
+        )
+
     def _submit(self, records: Iterator[PaperRecord], pending: deque) -> bool:
         batch = list(islice(records, BATCH_SIZE))
         if batch:
-            future = self.client.submit(
-                self._worker.extract_batch,
-                [r.abstract for r in batch],
-                key=f"kg-extract-{next(self._keys)}-{id(self):x}",
-                pure=False,
-                retries=RETRIES,
-            )
-            pending.append((batch, future))
+            pending.append((batch, self._extract(batch)))
         return bool(batch)
 
     def _results(

@@ -142,6 +142,25 @@ def test_a_worker_killed_mid_build_loses_no_paper(pool, tmp_path):
     assert all(ms for _, ms in got)
 
 
+def test_the_senses_reduced_on_the_cluster_equal_the_local_ones(pool, seed_files):
+    from kg.extractors.pipeline import build_nlp
+    from kg.extractors.read import read_listings
+    from kg.extractors.workers import extract_serially
+    from kg.graph import senses
+    from kg.scale.reduce import corpus_definitions
+
+    papers = list(read_listings(seed_files))
+    local: senses.Definitions = {}
+    for _, mentions in extract_serially(papers, build_nlp()):
+        senses.merge(local, senses.summarise(mentions))
+    reduced = corpus_definitions(pool, papers, size=16)  # 12 partitions, a tree of 4 levels
+    assert len(papers) == 180
+    assert reduced == local
+    assert len(local) > 10
+    lexicon = senses.shipped_lexicon()
+    assert senses.decide(reduced, lexicon) == senses.decide(local, lexicon)
+
+
 def test_workers_that_differ_from_the_driver_are_refused(address, monkeypatch):
     own = this_identity()
     monkeypatch.setattr(
