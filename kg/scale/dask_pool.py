@@ -15,6 +15,7 @@ pool opens.
 import logging
 import signal
 import threading
+import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
@@ -103,7 +104,9 @@ class DaskPool:
         except BaseException:
             self._stack.close()
             raise
-        self._keys = count()
+        # Task keys unique across every driver that shares the cluster.
+        token = uuid.uuid4().hex
+        self._keys = (f"kg-extract-{n}-{token}" for n in count())
 
     @property
     def workers(self) -> int:
@@ -155,7 +158,7 @@ class DaskPool:
         return self.client.submit(
             self._worker.extract_batch,
             [r.abstract for r in batch],
-            key=f"kg-extract-{next(self._keys)}-{id(self):x}",
+            key=next(self._keys),
             pure=False,
             retries=RETRIES,
         )

@@ -55,7 +55,10 @@ def test_local_addresses():
 
 
 def test_without_dask_the_pool_says_how_to_install_it(monkeypatch):
+    import kg.scale
+
     monkeypatch.delitem(sys.modules, "kg.scale.dask_worker", raising=False)
+    monkeypatch.delattr(kg.scale, "dask_worker", raising=False)
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(DaskError, match=r"pip install -e '\.\[dask\]'"):
         worker_side()
