@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from kg.extractors.children import die_with_parent
 from kg.extractors.records import Mention, PaperRecord, Problem
@@ -70,6 +70,15 @@ def failures_reported(
 
 
 # ---------------------------------------------------------------- the pool
+
+
+class Pool(Protocol):
+    """What a build needs of a pool: :class:`WorkerPool` here, or a cluster's
+    (``kg.scale.dask_pool.DaskPool``)."""
+
+    def extract(
+        self, records: Iterable[PaperRecord], problems: list[Problem] | None = None
+    ) -> Iterator[tuple[PaperRecord, list[Mention]]]: ...
 
 
 def _init_worker(parent: int) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg import __version__
 from kg.cli_extract import add_extract_parser
+from kg.cli_pool import add_pool_options, open_pool
 from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
@@ -19,7 +20,7 @@ from kg.terminal import is_terminal, print_json, say
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.extractors.workers import WorkerPool
+    from kg.extractors.workers import Pool
     from kg.query.named import Runner
 
 GRAPH_ENV = "KG_GRAPH"
@@ -74,15 +75,8 @@ def load(args: argparse.Namespace) -> "nx.MultiDiGraph":
 
 def cmd_build(args: argparse.Namespace) -> int:
     output = args.output or default_graph()
-    if os.path.exists(output) and not args.fresh:
-        from kg.extractors.workers import WorkerPool
-
-        # Started before the graph code is even imported: spaCy loads in the workers
-        # while this process loads the graph.
-        with WorkerPool(max(args.workers, 1)) as pool:
-            rc, G = _build(args, output, pool)
-    else:
-        rc, G = _build(args, output, None)
+    with open_pool(args, adding=os.path.exists(output) and not args.fresh) as pool:
+        rc, G = _build(args, output, pool)
     if args.exit_when_done:
         # Everything is written: exit without freeing the graph object by object
         # (a quarter of a second for 20k papers).
@@ -93,7 +87,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _build(
-    args: argparse.Namespace, output: str, pool: "WorkerPool | None"
+    args: argparse.Namespace, output: str, pool: "Pool | None"
 ) -> tuple[int, "nx.MultiDiGraph"]:
     from kg.graph.build import build
     from kg.graph.stats import format_stats, graph_stats
@@ -373,9 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="re-extract papers already in the graph (their edges are replaced)",
     )
-    p.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="extraction processes (default: 1)"
-    )
+    add_pool_options(p)
     p.add_argument("--strict", action="store_true", help="fail if any record is bad")
     p.add_argument(
         "--identity",

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv with Python 3.12+ and install kg with its test and engine extras.
+# Create .venv with Python 3.12+ and install kg with its test and dev extras, and any more
+# named as the argument (`bash scripts/setup.sh dask`: Dask for `kg build --dask`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,7 @@ if [ ! -x .venv/bin/python ]; then
     "$(find_python)" -m venv .venv
 fi
 .venv/bin/python -m pip install -qq --upgrade pip
-.venv/bin/python -m pip install -qq -e '.[test,dev]'
+.venv/bin/python -m pip install -qq -e ".[test,dev${1:+,$1}]"
 # An editable install leaves our own modules uncompiled; where PYTHONDONTWRITEBYTECODE is
 # set they would be compiled again by every run (a tenth of a second per process).
 .venv/bin/python -m compileall -q kg extractors

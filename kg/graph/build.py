@@ -15,7 +15,7 @@ from kg import schema as S
 from kg.errors import InputError
 from kg.extractors.read import Problem, read_listings
 from kg.extractors.records import Mention, PaperRecord
-from kg.extractors.workers import WorkerPool
+from kg.extractors.workers import Pool, WorkerPool
 from kg.graph._nx import node_attrs
 from kg.graph.entities import add_entity_layer
 from kg.graph.identity import Overrides
@@ -135,15 +135,15 @@ def build_graph(
     workers: int = 1,
     reingest: bool = False,
     progress: bool = False,
-    pool: WorkerPool | None = None,
+    pool: Pool | None = None,
     overrides: Overrides | None = None,
     related: int = Settings.k,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
     ``mentions`` maps each paper of ``graph`` to its unresolved mentions (as saved beside
-    it); papers extracted now are added to it. ``pool``, an open
-    ``kg.extractors.workers.WorkerPool``, does the extraction instead of ``workers``.
+    it); papers extracted now are added to it. ``pool``, an open ``kg.extractors.workers.Pool``
+    (a WorkerPool, a DaskPool), does the extraction instead of ``workers``.
     Author identity is decided last, over the whole graph, with the user's ``overrides``;
     each paper points to its ``related`` most related papers (SIMILAR_TO).
     """
@@ -203,7 +203,7 @@ def build(
     reingest: bool = False,
     progress: bool = False,
     strict: bool = False,
-    pool: WorkerPool | None = None,
+    pool: Pool | None = None,
     identity: str | PathLike[str] | None = None,
     related: int = Settings.k,
     wait: float = DEFAULT_WAIT,
@@ -211,7 +211,7 @@ def build(
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
-    Adding to a graph extracts in worker processes (``pool``, an open WorkerPool, else
+    Adding to a graph extracts in worker processes (``pool``, an open Pool, else
     ``max(workers, 1)`` new ones) that start at once, so spaCy loads while the graph does;
     as with any multiprocessing code, a script that calls this must guard its entry point
     with ``if __name__ == "__main__":``.

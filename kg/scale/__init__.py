@@ -1,0 +1,1 @@
+"""Scaling a build out: extraction on a Dask cluster (:mod:`kg.scale.dask_pool`)."""
