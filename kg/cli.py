@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg import __version__
 from kg.cli_extract import add_extract_parser
-from kg.errors import KgError, name_notes
+from kg.errors import KgError, user_notes
 from kg.schema import DEFAULT_GRAPH
 from kg.terminal import is_terminal, print_json, say
 
@@ -471,7 +471,7 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     args = parser.parse_args(argv)
     args.exit_when_done = exit_when_done
     try:
-        with name_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
+        with user_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
             return args.func(args)
     except KgError as exc:
         say(f"kg: error: {exc}", file=sys.stderr)
