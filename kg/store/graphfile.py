@@ -55,6 +55,7 @@ def _digest(data: bytes) -> str:
     """The checksum kept of a header or section: SHA-256 (hardware-accelerated on most CPUs)."""
     return hashlib.sha256(data).hexdigest()
 
+
 #: A path as the functions here take it.
 GraphPath = str | PathLike[str]
 
