@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from kg.errors import GraphFileError, KgError
+from kg.errors import GraphFileError, KgError, KgNote
 from kg.query import engine as cypher
 from kg.query.engine import CypherError, EmbeddedEngine, cache_dir, embedded_runner, open_graph
 from kg.query.load import bulk_commands
@@ -400,11 +400,15 @@ def test_strings_load_exactly(text):
         assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
 
 
-def test_a_string_holding_nul_is_a_clear_error():
+def test_a_graph_holding_nul_loads_with_u_fffd_and_a_note():
     G = example_graph()
     G.nodes["author:adalovelace"]["name"] = "nul \x00 inside"
-    with pytest.raises(KgError, match="cannot load this graph: a string holds NUL"):
-        open_graph(G)
+    G.nodes["author:adalovelace"]["variants"] = ["a\x00", "b"]
+    with pytest.warns(KgNote, match="2 values of the graph hold NUL"), open_graph(G) as run:
+        assert run("MATCH (a:Author {key: 'author:adalovelace'}) RETURN a.name AS n") == [
+            {"n": "nul \ufffd inside"}
+        ]
+        assert run("MATCH (n) RETURN count(n) AS n") == [{"n": G.number_of_nodes()}]
 
 
 def test_bulk_load_in_small_commands_gives_the_same_graph(G, run):
