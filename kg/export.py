@@ -6,17 +6,23 @@ The neo4j-admin files: one node file per primary label (``nodes-Paper.csv`` with
 ``key:ID`` column, typed property columns and ``:LABEL``) and one relationship file per type
 (``relationships-AUTHORED.csv`` with ``:START_ID``, ``:END_ID``, ``:TYPE``). List values
 are joined with U+001F, given to neo4j-admin as ``--array-delimiter=U+001F``.
+
+Text holding characters the files cannot carry (XML 1.0 has no way to write NUL and most C0
+controls, even as references; U+001F is the CSV files' array delimiter) is written with
+U+FFFD in their place, and one :class:`kg.errors.KgNote` says how many values changed.
 """
 
 import csv
 import json
 import os
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from kg.errors import KgError
+from kg.errors import KgError, KgNote
 from kg.files import atomic_output
 from kg.neo4j.connection import NEO4J
 from kg.rows import (
@@ -36,6 +42,45 @@ IMPORT_OPTIONS = (
     "--multiline-fields=true",
     "--overwrite-destination=true",
 )
+
+
+#: C0 controls but tab, newline and carriage return; lone surrogates; U+FFFE and U+FFFF.
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+class Cleaner:
+    """Text with U+FFFD for each :data:`UNWRITABLE` character; counts the values it changed.
+
+    >>> clean = Cleaner()
+    >>> clean("a\\x00b") == "a\\ufffdb", clean(["x", "\\x1f"]) == ["x", "\\ufffd"], clean(3)
+    (True, True, 3)
+    >>> clean.changed
+    2
+    """
+
+    def __init__(self) -> None:
+        self.changed = 0
+
+    def __call__[T](self, value: T) -> T:
+        if type(value) is str:
+            if UNWRITABLE.search(value) is None:
+                return value
+            self.changed += 1
+            return UNWRITABLE.sub("\ufffd", value)  # type: ignore[return-value]
+        if type(value) is list:
+            return [self(item) for item in value]  # type: ignore[return-value]
+        return value
+
+    def note(self, what: str) -> None:
+        """Say once, as a KgNote, how many values were changed (nothing if none)."""
+        if self.changed:
+            warnings.warn(
+                KgNote(
+                    f"{self.changed:,} values held control characters (such as NUL) that "
+                    f"{what} cannot carry; written with U+FFFD in their place"
+                ),
+                stacklevel=3,
+            )
 
 
 def cell(value: Value | None) -> str:
@@ -64,6 +109,7 @@ def export_neo4j_csv(
     by default ``directory`` itself.
     """
     directory = Path(directory)
+    clean = Cleaner()
     node_files, rel_files = [], []
     for kind, nodes in sorted(by_kind(sorted_rows(node_rows(G))).items()):
         columns = typed_columns([row.props for row in nodes])
@@ -73,8 +119,8 @@ def export_neo4j_csv(
             writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
             labels = ARRAY_DELIMITER.join(nodes[0].labels)
             for node in nodes:
-                cells = [cell(node.props.get(n)) for n, _ in columns]
-                writer.writerow([node.key] + cells + [labels])
+                cells = [cell(clean(node.props.get(n))) for n, _ in columns]
+                writer.writerow([clean(node.key)] + cells + [labels])
         node_files.append(path)
     by_type: dict[str, list] = {}
     for (rel_type, _, _), group in by_group(sorted_rows(relationship_rows(G))).items():
@@ -86,8 +132,8 @@ def export_neo4j_csv(
             writer = csv.writer(out)
             writer.writerow([":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns])
             for rel in rels:
-                cells = [cell(rel.props.get(n)) for n, _ in columns]
-                writer.writerow([rel.start, rel.end, rel_type] + cells)
+                cells = [cell(clean(rel.props.get(n))) for n, _ in columns]
+                writer.writerow([clean(rel.start), clean(rel.end), rel_type] + cells)
         rel_files.append(path)
     with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
         out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
@@ -97,6 +143,7 @@ def export_neo4j_csv(
     )
     with atomic_output(directory / "import-command.txt", "the import command file") as out:
         out.write(command + "\n")
+    clean.note("the neo4j-admin CSV files")
     return command
 
 
@@ -110,28 +157,30 @@ def import_command(
     return " ".join(parts + list(IMPORT_OPTIONS))
 
 
-def _plain(attrs: dict[str, Any]) -> dict[str, Any]:
-    """Attributes GraphML and GEXF can hold: no None, lists as JSON text."""
+def _plain(attrs: dict[str, Any], clean: Cleaner) -> dict[str, Any]:
+    """Attributes GraphML and GEXF can hold: no None, lists as JSON text, text cleaned."""
     return {
-        name: json.dumps(value, ensure_ascii=False) if type(value) is list else value
+        name: clean(json.dumps(value, ensure_ascii=False) if type(value) is list else value)
         for name, value in attrs.items()
         if value is not None
     }
 
 
-def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node.
+def plain_graph(G: nx.MultiDiGraph, clean: Cleaner | None = None) -> nx.MultiDiGraph:
+    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node,
+    keys and text passed through ``clean`` (a :class:`Cleaner`, by default a new one).
 
     A node's attributes are in name order (as a graph file loads them), a relationship's in
     the graph's order.
     """
-    H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
+    clean = Cleaner() if clean is None else clean
+    H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph, clean))
     H.add_nodes_from(
-        (node.key, _plain(dict(sorted([("kind", node.kind), *node.props.items()]))))
+        (clean(node.key), _plain(dict(sorted([("kind", node.kind), *node.props.items()])), clean))
         for node in node_rows(G)
     )
     for rel in relationship_rows(G):
-        H.add_edge(rel.start, rel.end, rel.type, **_plain(rel.props))
+        H.add_edge(clean(rel.start), clean(rel.end), rel.type, **_plain(rel.props, clean))
     return H
 
 
@@ -151,6 +200,8 @@ def export_graph(
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
     writer = nx.write_graphml if format == "graphml" else nx.write_gexf
+    clean = Cleaner()
     with atomic_output(output, f"the {format} file", binary=True) as out:
-        writer(plain_graph(G), out)
+        writer(plain_graph(G, clean), out)
+    clean.note(f"{format} (XML 1.0)")
     return None

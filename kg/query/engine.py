@@ -15,6 +15,7 @@ Read-only: every query goes through ``GRAPH.RO_QUERY``, which refuses writes, an
 never saves, so nothing run here can change the graph file or its cache.
 """
 
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -26,12 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 import weakref
 from collections.abc import Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import KgError
+from kg.errors import KgError, KgNote
 from kg.query.load import BulkCommand, load_columns
 from kg.query.render import Rows
 from kg.rows import node_columns, relationship_columns
@@ -412,22 +414,34 @@ def cached_rdb(graph_path: str | os.PathLike) -> str | None:
 def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:
     """Load a graph file into a new engine and save its cache; returns the running engine.
 
-    A cache folder that cannot be written is skipped: the engine still runs, uncached.
+    A cache that cannot be saved (a read-only folder, a full disk) is told in a
+    :class:`kg.errors.KgNote`: the engine still runs, and the next query loads the graph again.
     """
+    import redis
+
     from kg.store.graphfile import load_graph
 
     stamp = graph_stamp(graph_path)
     engine = open_graph(load_graph(graph_path), timeout=timeout)
     directory = cache_dir(graph_path)
+    tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
     try:
         os.makedirs(directory, exist_ok=True)
         engine.save(os.path.join(directory, RDB_NAME))
-        tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
         with open(tmp, "w") as fh:
             json.dump(stamp, fh, sort_keys=True)
         os.replace(tmp, os.path.join(directory, STAMP_NAME))
-    except OSError:
-        pass
+    except (OSError, redis.RedisError) as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
+        warnings.warn(
+            KgNote(
+                f"cannot save the embedded engine's cache in {directory}{os.sep} ({reason}); "
+                "this query runs without it, and the next one loads the graph again"
+            ),
+            stacklevel=2,
+        )
     return engine
 
 

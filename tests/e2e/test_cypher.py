@@ -207,6 +207,27 @@ def test_embedded_runner_rebuilds_a_broken_cache(graph_file):
         assert run("MATCH (a:Author) RETURN count(a) AS n") == [{"n": 7}]
 
 
+def test_cli_cypher_answers_when_the_cache_cannot_be_saved(graph_file, capsys, monkeypatch):
+    """The server's own SAVE fails (here into /sys, which nobody can write, as a read-only
+    folder or a full disk would): kg cypher answers, says it will load again next time."""
+    from kg.cli import main
+    from kg.query.engine import EmbeddedEngine
+
+    real_save = EmbeddedEngine.save
+    monkeypatch.setattr(EmbeddedEngine, "save", lambda self, path: real_save(self, "/sys/x.rdb"))
+    query = ["cypher", "MATCH (a:Author) RETURN count(a) AS n", "-g", str(graph_file)]
+    for _ in range(2):  # nothing was cached: the second run loads the graph again
+        assert main(query) == 0
+        out, err = capsys.readouterr()
+        assert out.splitlines()[2] == "7"
+        assert err.startswith(
+            f"note: cannot save the embedded engine's cache in {cache_dir(graph_file)}/"
+        )
+        assert err.endswith("this query runs without it, and the next one loads the graph again\n")
+        assert len(err.splitlines()) == 1
+    assert os.listdir(cache_dir(graph_file)) == []
+
+
 def test_embedded_runner_on_a_missing_or_bad_file(tmp_path):
     with pytest.raises(GraphFileError):
         embedded_runner(tmp_path / "none.kg")
