@@ -22,8 +22,8 @@ from typing import Any
 
 import networkx as nx
 
-from kg.errors import KgError, KgNote
-from kg.files import atomic_output
+from kg.errors import KgError, KgNote, OutputError
+from kg.files import atomic_output, partly_written
 from kg.neo4j.connection import NEO4J
 from kg.rows import (
     Value,
@@ -61,14 +61,14 @@ class Cleaner:
     def __init__(self) -> None:
         self.changed = 0
 
-    def __call__[T](self, value: T) -> T:
-        if type(value) is str:
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
             if UNWRITABLE.search(value) is None:
                 return value
             self.changed += 1
-            return UNWRITABLE.sub("\ufffd", value)  # type: ignore[return-value]
-        if type(value) is list:
-            return [self(item) for item in value]  # type: ignore[return-value]
+            return UNWRITABLE.sub("\ufffd", value)
+        if isinstance(value, list):
+            return [self(item) for item in value]
         return value
 
     def note(self, what: str) -> None:
@@ -105,44 +105,54 @@ def export_neo4j_csv(
 ) -> str:
     """Write node and relationship CSV files into ``directory``; returns the import command.
 
+    Each file is whole once written; a failure part way (a full disk) says which were written.
+
     ``import_dir`` is where neo4j-admin will see the files (e.g. ``/import`` in a container);
     by default ``directory`` itself.
     """
     directory = Path(directory)
     clean = Cleaner()
-    node_files, rel_files = [], []
-    for kind, nodes in sorted(by_kind(sorted_rows(node_rows(G))).items()):
-        columns = typed_columns([row.props for row in nodes])
-        path = directory / f"nodes-{kind}.csv"
-        with atomic_output(path, "the node file", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
-            labels = ARRAY_DELIMITER.join(nodes[0].labels)
-            for node in nodes:
-                cells = [cell(clean(node.props.get(n))) for n, _ in columns]
-                writer.writerow([clean(node.key)] + cells + [labels])
-        node_files.append(path)
+    nodes_by_kind = sorted(by_kind(sorted_rows(node_rows(G))).items())
     by_type: dict[str, list] = {}
     for (rel_type, _, _), group in by_group(sorted_rows(relationship_rows(G))).items():
         by_type.setdefault(rel_type, []).extend(group)
-    for rel_type, rels in sorted(by_type.items()):
-        columns = typed_columns([row.props for row in rels])
-        path = directory / f"relationships-{rel_type}.csv"
-        with atomic_output(path, "the relationship file", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow([":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns])
-            for rel in rels:
-                cells = [cell(clean(rel.props.get(n))) for n, _ in columns]
-                writer.writerow([clean(rel.start), clean(rel.end), rel_type] + cells)
-        rel_files.append(path)
-    with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
-        out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
+    node_files = [directory / f"nodes-{kind}.csv" for kind, _ in nodes_by_kind]
+    rel_files = [directory / f"relationships-{rel_type}.csv" for rel_type in sorted(by_type)]
+    extra = [directory / "constraints.cypher", directory / "import-command.txt"]
     seen_at = Path(import_dir) if import_dir else directory
     command = import_command(
         [seen_at / p.name for p in node_files], [seen_at / p.name for p in rel_files]
     )
-    with atomic_output(directory / "import-command.txt", "the import command file") as out:
-        out.write(command + "\n")
+    written: list[Path] = []
+    try:
+        for path, (_, nodes) in zip(node_files, nodes_by_kind, strict=True):
+            columns = typed_columns([row.props for row in nodes])
+            with atomic_output(path, "the node file", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
+                labels = ARRAY_DELIMITER.join(nodes[0].labels)
+                for node in nodes:
+                    cells = [cell(clean(node.props.get(n))) for n, _ in columns]
+                    writer.writerow([clean(node.key)] + cells + [labels])
+            written.append(path)
+        for path, (rel_type, rels) in zip(rel_files, sorted(by_type.items()), strict=True):
+            columns = typed_columns([row.props for row in rels])
+            with atomic_output(path, "the relationship file", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(
+                    [":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns]
+                )
+                for rel in rels:
+                    cells = [cell(clean(rel.props.get(n))) for n, _ in columns]
+                    writer.writerow([clean(rel.start), clean(rel.end), rel_type] + cells)
+            written.append(path)
+        with atomic_output(extra[0], "the constraints file") as out:
+            out.write("".join(f"{s};\n" for s in NEO4J.key_schema_statements(set())))
+        written.append(extra[0])
+        with atomic_output(extra[1], "the import command file") as out:
+            out.write(command + "\n")
+    except OutputError as exc:
+        raise partly_written(exc, written, [*node_files, *rel_files, *extra]) from None
     clean.note("the neo4j-admin CSV files")
     return command
 

@@ -195,10 +195,10 @@ NUL_MARK = "\ufffd"
 
 
 def _without_nul(value: Value | None) -> Value | None:
-    if type(value) is str:
-        return value.replace("\x00", NUL_MARK)  # type: ignore[union-attr]
-    if type(value) is list:
-        return [item.replace("\x00", NUL_MARK) for item in value]  # type: ignore[union-attr]
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_MARK)
+    if isinstance(value, list):
+        return [item.replace("\x00", NUL_MARK) for item in value]
     return value
 
 
@@ -230,13 +230,13 @@ def without_nul(
     ]
     rel_groups = [
         g._replace(
-            starts=list(map(_without_nul, g.starts)),
-            ends=list(map(_without_nul, g.ends)),
+            starts=[key.replace("\x00", NUL_MARK) for key in g.starts],
+            ends=[key.replace("\x00", NUL_MARK) for key in g.ends],
             values=clean_values(g.values),
         )
         for g in relationships
     ]
-    return node_groups, rel_groups, changed  # type: ignore[return-value]
+    return node_groups, rel_groups, changed
 
 
 def load_columns(

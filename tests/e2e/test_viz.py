@@ -756,5 +756,5 @@ def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
     (tmp_path / "file").write_text("not a folder")
     assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "file" / "pages")]) == 1
     assert capsys.readouterr().err.startswith(
-        f"kg: error: cannot write the page {tmp_path / 'file' / 'pages' / 'index.html'}: "
+        f"kg: error: cannot write the page {tmp_path / 'file' / 'pages'}/"
     )

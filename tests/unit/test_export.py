@@ -1,13 +1,15 @@
 """kg.export: neo4j-admin CSV files, GraphML and GEXF from a hand-built graph."""
 
 import csv
+import errno
+import os
 import warnings
 from xml.etree import ElementTree
 
 import networkx as nx
 import pytest
 
-from kg.errors import KgError, KgNote
+from kg.errors import KgError, KgNote, OutputError
 from kg.export import ARRAY_DELIMITER, export_graph
 from tests.helpers.neo4j_graphs import paper, small_graph
 
@@ -132,3 +134,24 @@ def test_graphml_and_gexf_read_back(tmp_path, format, reader):
 def test_unknown_format_is_refused(tmp_path):
     with pytest.raises(KgError, match="unknown export format 'dot'"):
         export_graph(small_graph(), tmp_path / "g.dot", format="dot")
+
+
+def test_neo4j_csv_on_a_full_disk_says_which_files_were_written(tmp_path, monkeypatch):
+    from kg import files
+
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(OutputError) as info:
+        export_graph(small_graph(), tmp_path, format="neo4j-csv")
+    message = str(info.value)
+    written, _, left = message.partition("; written (each whole): ")[2].partition("; not written: ")
+    assert written.split(", ") == sorted(os.listdir(tmp_path)) and len(written.split(", ")) == 2
+    assert left.split(", ")[0] == os.path.basename(calls[2])
+    assert left.endswith("constraints.cypher, import-command.txt") and "\n" not in message
