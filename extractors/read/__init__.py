@@ -79,7 +79,7 @@ def read_listings(
             for record in _BY_NAME[fmt].read(path, lines, problems):
                 record, problem = storable(record)
                 if problem is not None:
-                    problems.append(Problem(record.source, record.line, problem, kept=True))
+                    problems.append(Problem(path, record.line, problem, kept=True))
                 yield record
         except ReadError as exc:
             problems.append(Problem(path, exc.line, str(exc)))
