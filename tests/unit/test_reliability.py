@@ -1,6 +1,9 @@
-"""Output paths that are symbolic links, and whole-number parameters no engine can hold."""
+"""Output paths that are symbolic links, whole-number parameters no engine can hold, and the
+exit codes the README lists."""
 
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -47,3 +50,34 @@ def test_a_named_query_limit_beyond_64_bits_is_refused():
     query = load_query("top_collaborators")
     with pytest.raises(KgError, match="parameter limit is 1000000000000000000000, outside"):
         bind(query, {"limit": "1" + "0" * 21}, resolve=lambda labels, text: text)
+
+
+def exit_codes(path):
+    """The codes of the exit-code table of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) \| ", text, flags=re.MULTILINE)
+    return [int(code) for code in rows]
+
+
+def test_the_exit_code_tables_say_what_kg_returns(tmp_path, monkeypatch, capsys):
+    from kg import cli
+
+    root = Path(__file__).resolve().parents[2]
+    assert exit_codes(root / "README.md") == exit_codes(root / "docs/reliability.md")
+    assert exit_codes(root / "README.md") == [0, 1, 2, 130]
+
+    def raising(exc):
+        def command(args):
+            raise exc
+
+        return command
+
+    assert cli.main(["stats", "-g", str(tmp_path / "none.kg")]) == 1
+    assert capsys.readouterr().err.startswith("kg: error: ")
+    with pytest.raises(SystemExit) as usage:
+        cli.main(["stats", "--top", "many"])
+    assert usage.value.code == 2
+    monkeypatch.setattr(cli, "cmd_stats", raising(KeyboardInterrupt()))
+    assert cli.main(["stats"]) == 130
+    monkeypatch.setattr(cli, "cmd_stats", raising(BrokenPipeError()))
+    assert cli.main(["stats"]) == 0
