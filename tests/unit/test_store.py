@@ -194,7 +194,7 @@ def test_a_schema_3_file_loads_unverified_with_a_note_and_the_next_write_upgrade
         load_graph(path)
 
 
-def older_schema_file(path, version):
+def older_schema_file(path, version=2):
     """A graph file as a kg of an older schema wrote it (the header's version differs)."""
     schema_3_file(path)
     data = path.read_bytes()
@@ -205,7 +205,7 @@ def older_schema_file(path, version):
 
 
 def test_older_schema_is_refused_with_the_rebuild_command(tmp_path):
-    path = older_schema_file(tmp_path / "g.kg", 2)
+    path = older_schema_file(tmp_path / "g.kg")
     with pytest.raises(GraphFileError) as info:
         load_graph(path)
     assert str(info.value) == (
