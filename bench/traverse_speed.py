@@ -28,7 +28,8 @@ import time
 from pathlib import Path
 
 from kg.query import traverse
-from kg.query.engine import CypherError, cache_dir, embedded_runner
+from kg.query.engine import CypherError
+from kg.query.engine_cache import cache_dir, embedded_runner
 from kg.query.named import bind, load_query, run_query
 from kg.schema import (
     APPLIED_TO,

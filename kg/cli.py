@@ -13,7 +13,7 @@ from kg import __version__
 from kg.cli_extract import add_extract_parser
 from kg.cli_pool import add_pool_options, open_pool
 from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
-from kg.errors import KgError, name_notes
+from kg.errors import KgError, user_notes
 from kg.schema import DEFAULT_GRAPH
 from kg.terminal import is_terminal, print_json, say
 
@@ -468,7 +468,7 @@ def main(argv: Sequence[str] | None = None, *, exit_when_done: bool = False) -> 
     args = parser.parse_args(argv)
     args.exit_when_done = exit_when_done
     try:
-        with name_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
+        with user_notes(lambda note: say(f"note: {note}", file=sys.stderr)):
             with terminate_as_interrupt():
                 return args.func(args)
     except KgError as exc:

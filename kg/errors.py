@@ -1,7 +1,9 @@
 """The exceptions kg raises; the CLI turns each into one line and a non-zero exit.
 
-Also the one warning kg gives: :class:`AmbiguousNameWarning`, when a forgiving name matched
-several nodes (the CLI prints it as a ``note:`` line).
+Also the notes kg gives, warnings of the kind :class:`KgNote` that the CLI prints as
+``note:`` lines: :class:`AmbiguousNameWarning` when a forgiving name matched several nodes,
+and notes on what a command did about damaged or unusual data (an unverified graph file,
+characters an export cannot carry, a cache that could not be saved).
 """
 
 import warnings
@@ -42,7 +44,11 @@ class NotFound(KgError):
         self.suggestions = list(suggestions)
 
 
-class AmbiguousNameWarning(UserWarning):
+class KgNote(UserWarning):
+    """Something a user should know that does not stop the command (a ``note:`` line)."""
+
+
+class AmbiguousNameWarning(KgNote):
     """A name matched several nodes; the lookup used ``key`` and names the ``others``.
 
     ``papers`` and the counts in ``others`` ((key, papers) pairs, in the lookup's order of
@@ -69,12 +75,12 @@ class AmbiguousNameWarning(UserWarning):
 
 
 @contextmanager
-def name_notes(show: Callable[[str], None]) -> Iterator[None]:
-    """Within the block, hand every AmbiguousNameWarning to ``show`` as its one-line note,
-    each time it is given (other warnings are shown as usual). Warning state is restored after.
+def user_notes(show: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, hand every :class:`KgNote` to ``show`` as its one-line note, each
+    time it is given (other warnings are shown as usual). Warning state is restored after.
     """
     with warnings.catch_warnings():
-        warnings.simplefilter("always", AmbiguousNameWarning)
+        warnings.simplefilter("always", KgNote)
         shown = warnings.showwarning
 
         def note(
@@ -85,7 +91,7 @@ def name_notes(show: Callable[[str], None]) -> Iterator[None]:
             file: TextIO | None = None,
             line: str | None = None,
         ) -> None:
-            if issubclass(category, AmbiguousNameWarning):
+            if issubclass(category, KgNote):
                 show(str(message))
             else:
                 shown(message, category, filename, lineno, file, line)

@@ -6,18 +6,24 @@ The neo4j-admin files: one node file per primary label (``nodes-Paper.csv`` with
 ``key:ID`` column, typed property columns and ``:LABEL``) and one relationship file per type
 (``relationships-AUTHORED.csv`` with ``:START_ID``, ``:END_ID``, ``:TYPE``). List values
 are joined with U+001F, given to neo4j-admin as ``--array-delimiter=U+001F``.
+
+Text holding characters the files cannot carry (XML 1.0 has no way to write NUL and most C0
+controls, even as references; U+001F is the CSV files' array delimiter) is written with
+U+FFFD in their place, and one :class:`kg.errors.KgNote` says how many values changed.
 """
 
 import csv
 import json
 import os
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from kg.errors import KgError
-from kg.files import atomic_output
+from kg.errors import KgError, KgNote, OutputError
+from kg.files import atomic_output, partly_written
 from kg.neo4j.connection import NEO4J
 from kg.rows import (
     Value,
@@ -36,6 +42,45 @@ IMPORT_OPTIONS = (
     "--multiline-fields=true",
     "--overwrite-destination=true",
 )
+
+
+#: C0 controls but tab, newline and carriage return; lone surrogates; U+FFFE and U+FFFF.
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+class Cleaner:
+    """Text with U+FFFD for each :data:`UNWRITABLE` character; counts the values it changed.
+
+    >>> clean = Cleaner()
+    >>> clean("a\\x00b") == "a\\ufffdb", clean(["x", "\\x1f"]) == ["x", "\\ufffd"], clean(3)
+    (True, True, 3)
+    >>> clean.changed
+    2
+    """
+
+    def __init__(self) -> None:
+        self.changed = 0
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if UNWRITABLE.search(value) is None:
+                return value
+            self.changed += 1
+            return UNWRITABLE.sub("\ufffd", value)
+        if isinstance(value, list):
+            return [self(item) for item in value]
+        return value
+
+    def note(self, what: str) -> None:
+        """Say once, as a KgNote, how many values were changed (nothing if none)."""
+        if self.changed:
+            warnings.warn(
+                KgNote(
+                    f"{self.changed:,} values held control characters (such as NUL) that "
+                    f"{what} cannot carry; written with U+FFFD in their place"
+                ),
+                stacklevel=3,
+            )
 
 
 def cell(value: Value | None) -> str:
@@ -60,43 +105,55 @@ def export_neo4j_csv(
 ) -> str:
     """Write node and relationship CSV files into ``directory``; returns the import command.
 
+    Each file is whole once written; a failure part way (a full disk) says which were written.
+
     ``import_dir`` is where neo4j-admin will see the files (e.g. ``/import`` in a container);
     by default ``directory`` itself.
     """
     directory = Path(directory)
-    node_files, rel_files = [], []
-    for kind, nodes in sorted(by_kind(sorted_rows(node_rows(G))).items()):
-        columns = typed_columns([row.props for row in nodes])
-        path = directory / f"nodes-{kind}.csv"
-        with atomic_output(path, "the node file", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
-            labels = ARRAY_DELIMITER.join(nodes[0].labels)
-            for node in nodes:
-                cells = [cell(node.props.get(n)) for n, _ in columns]
-                writer.writerow([node.key] + cells + [labels])
-        node_files.append(path)
+    clean = Cleaner()
+    nodes_by_kind = sorted(by_kind(sorted_rows(node_rows(G))).items())
     by_type: dict[str, list] = {}
     for (rel_type, _, _), group in by_group(sorted_rows(relationship_rows(G))).items():
         by_type.setdefault(rel_type, []).extend(group)
-    for rel_type, rels in sorted(by_type.items()):
-        columns = typed_columns([row.props for row in rels])
-        path = directory / f"relationships-{rel_type}.csv"
-        with atomic_output(path, "the relationship file", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow([":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns])
-            for rel in rels:
-                cells = [cell(rel.props.get(n)) for n, _ in columns]
-                writer.writerow([rel.start, rel.end, rel_type] + cells)
-        rel_files.append(path)
-    with atomic_output(directory / "constraints.cypher", "the constraints file") as out:
-        out.write("".join(f"{statement};\n" for statement in NEO4J.key_schema_statements(set())))
+    node_files = [directory / f"nodes-{kind}.csv" for kind, _ in nodes_by_kind]
+    rel_files = [directory / f"relationships-{rel_type}.csv" for rel_type in sorted(by_type)]
+    extra = [directory / "constraints.cypher", directory / "import-command.txt"]
     seen_at = Path(import_dir) if import_dir else directory
     command = import_command(
         [seen_at / p.name for p in node_files], [seen_at / p.name for p in rel_files]
     )
-    with atomic_output(directory / "import-command.txt", "the import command file") as out:
-        out.write(command + "\n")
+    written: list[Path] = []
+    try:
+        for path, (_, nodes) in zip(node_files, nodes_by_kind, strict=True):
+            columns = typed_columns([row.props for row in nodes])
+            with atomic_output(path, "the node file", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
+                labels = ARRAY_DELIMITER.join(nodes[0].labels)
+                for node in nodes:
+                    cells = [cell(clean(node.props.get(n))) for n, _ in columns]
+                    writer.writerow([clean(node.key)] + cells + [labels])
+            written.append(path)
+        for path, (rel_type, rels) in zip(rel_files, sorted(by_type.items()), strict=True):
+            columns = typed_columns([row.props for row in rels])
+            with atomic_output(path, "the relationship file", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(
+                    [":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns]
+                )
+                for rel in rels:
+                    cells = [cell(clean(rel.props.get(n))) for n, _ in columns]
+                    writer.writerow([clean(rel.start), clean(rel.end), rel_type] + cells)
+            written.append(path)
+        with atomic_output(extra[0], "the constraints file") as out:
+            out.write("".join(f"{s};\n" for s in NEO4J.key_schema_statements(set())))
+        written.append(extra[0])
+        with atomic_output(extra[1], "the import command file") as out:
+            out.write(command + "\n")
+    except OutputError as exc:
+        raise partly_written(exc, written, [*node_files, *rel_files, *extra]) from None
+    clean.note("the neo4j-admin CSV files")
     return command
 
 
@@ -110,28 +167,30 @@ def import_command(
     return " ".join(parts + list(IMPORT_OPTIONS))
 
 
-def _plain(attrs: dict[str, Any]) -> dict[str, Any]:
-    """Attributes GraphML and GEXF can hold: no None, lists as JSON text."""
+def _plain(attrs: dict[str, Any], clean: Cleaner) -> dict[str, Any]:
+    """Attributes GraphML and GEXF can hold: no None, lists as JSON text, text cleaned."""
     return {
-        name: json.dumps(value, ensure_ascii=False) if type(value) is list else value
+        name: clean(json.dumps(value, ensure_ascii=False) if type(value) is list else value)
         for name, value in attrs.items()
         if value is not None
     }
 
 
-def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node.
+def plain_graph(G: nx.MultiDiGraph, clean: Cleaner | None = None) -> nx.MultiDiGraph:
+    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node,
+    keys and text passed through ``clean`` (a :class:`Cleaner`, by default a new one).
 
     A node's attributes are in name order (as a graph file loads them), a relationship's in
     the graph's order.
     """
-    H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
+    clean = Cleaner() if clean is None else clean
+    H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph, clean))
     H.add_nodes_from(
-        (node.key, _plain(dict(sorted([("kind", node.kind), *node.props.items()]))))
+        (clean(node.key), _plain(dict(sorted([("kind", node.kind), *node.props.items()])), clean))
         for node in node_rows(G)
     )
     for rel in relationship_rows(G):
-        H.add_edge(rel.start, rel.end, rel.type, **_plain(rel.props))
+        H.add_edge(clean(rel.start), clean(rel.end), rel.type, **_plain(rel.props, clean))
     return H
 
 
@@ -151,6 +210,8 @@ def export_graph(
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
     writer = nx.write_graphml if format == "graphml" else nx.write_gexf
+    clean = Cleaner()
     with atomic_output(output, f"the {format} file", binary=True) as out:
-        writer(plain_graph(G), out)
+        writer(plain_graph(G, clean), out)
+    clean.note(f"{format} (XML 1.0)")
     return None

@@ -7,7 +7,7 @@ is still filling, and removes the former.
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any
 
@@ -29,10 +29,11 @@ def atomic_output(
     Temporary files of ``path`` that writers killed before they finished left behind are
     removed first.
 
-    An OSError (a missing or read-only folder, a full disk) becomes an OutputError naming
-    ``what`` and the path.
+    A ``path`` that is a symbolic link is written through: its target is replaced and the
+    link stays. An OSError (a missing or read-only folder, a full disk) becomes an
+    OutputError naming ``what`` and the path.
     """
-    path = os.path.abspath(path)
+    path = os.path.realpath(path)
     try:
         folder, prefix = os.path.dirname(path), f".{os.path.basename(path)}."
         os.makedirs(folder, exist_ok=True)
@@ -104,3 +105,25 @@ def _file_mode(path: str) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def partly_written(
+    error: OutputError,
+    written: Sequence[str | os.PathLike[str]],
+    planned: Sequence[str | os.PathLike[str]],
+) -> OutputError:
+    """The error of a set of files that failed part way: ``error``'s line, then the files
+    written (each whole) and those not, by name; ``error`` itself when none was written.
+
+    >>> str(partly_written(OutputError("cannot write b: full"), ["d/a"], ["d/a", "d/b", "d/c"]))
+    'cannot write b: full; written (each whole): a; not written: b, c'
+    """
+    if not written:
+        return error
+    done = {os.fspath(path) for path in written}
+    names = [os.path.basename(path) for path in written]
+    left = [os.path.basename(path) for path in planned if os.fspath(path) not in done]
+    return OutputError(
+        f"{error}; written (each whole): {', '.join(names)}; "
+        f"not written: {', '.join(left) or 'none'}"
+    )

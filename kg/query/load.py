@@ -5,7 +5,8 @@ at a time from :func:`kg.rows.node_columns` and :func:`kg.rows.relationship_colu
 Nodes are numbered 0, 1, 2, ... in the order they are sent, so a relationship names its
 ends by those numbers instead of being matched by label and key; the ``key`` indexes are
 created after the load. A string holding NUL cannot be packed (the format ends strings
-with NUL, and Cypher literals cannot hold one either).
+with NUL, and Cypher literals cannot hold one either): builds replace NUL at read time, and
+a graph that still holds one (built before) is loaded with U+FFFD in its place and a note.
 
 Binary layout of one token (one label or relationship type, many rows), little-endian:
 ``labels\\0`` (``Method:Concept``), ``uint32`` property count, ``name\\0`` per property,
@@ -22,11 +23,12 @@ b'\\x03x\\x00'
 """
 
 import struct
+import warnings
 from collections.abc import Sequence
 from itertools import chain
 from typing import NamedTuple, Protocol
 
-from kg.errors import KgError
+from kg.errors import KgError, KgNote
 from kg.neo4j.cypher import key_schema_queries, node_labels, property_name, rel_type
 from kg.rows import NodeColumns, RelationshipColumns, Value
 
@@ -188,20 +190,78 @@ def _commands(tokens: list[tuple[bool, int, bytes]], max_bytes: int) -> list[Bul
     return commands
 
 
+#: What the engine holds in place of NUL.
+NUL_MARK = "\ufffd"
+
+
+def _without_nul(value: Value | None) -> Value | None:
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_MARK)
+    if isinstance(value, list):
+        return [item.replace("\x00", NUL_MARK) for item in value]
+    return value
+
+
+def without_nul(
+    nodes: list[NodeColumns], relationships: list[RelationshipColumns]
+) -> tuple[list[NodeColumns], list[RelationshipColumns], int]:
+    """The columns with U+FFFD for every NUL in their keys and text, and how many values
+    held one.
+
+    >>> from kg.rows import NodeColumns
+    >>> (group,), _, n = without_nul([NodeColumns("Author", ["a"], {"name": ["x\\x00y"]})], [])
+    >>> group.values["name"] == ["x\\ufffdy"], n
+    (True, 1)
+    """
+    changed = 0
+
+    def clean(column: Sequence[Value | None]) -> list[Value | None]:
+        nonlocal changed
+        cleaned = list(map(_without_nul, column))
+        changed += sum(a != b for a, b in zip(column, cleaned, strict=True))
+        return cleaned
+
+    def clean_values(values: dict[str, list[Value | None]]) -> dict[str, list[Value | None]]:
+        return {name: clean(column) for name, column in values.items()}
+
+    node_groups = [
+        g._replace(keys=clean(g.keys), values=clean_values(g.values))  # type: ignore[arg-type]
+        for g in nodes
+    ]
+    rel_groups = [
+        g._replace(
+            starts=[key.replace("\x00", NUL_MARK) for key in g.starts],
+            ends=[key.replace("\x00", NUL_MARK) for key in g.ends],
+            values=clean_values(g.values),
+        )
+        for g in relationships
+    ]
+    return node_groups, rel_groups, changed
+
+
 def load_columns(
     engine: Engine, nodes: list[NodeColumns], relationships: list[RelationshipColumns]
 ) -> None:
     """Copy the graph's columns into an empty engine, then index every label's ``key``.
 
-    A value the bulk format cannot carry (a string holding NUL) is a KgError.
+    A graph holding NUL (which the bulk format cannot carry) is loaded with U+FFFD in its
+    place, told in a :class:`kg.errors.KgNote`.
     """
     try:
         commands = bulk_commands(nodes, relationships)
     except Unpackable as exc:
-        raise KgError(
-            f"the embedded Cypher engine cannot load this graph: {exc}; "
-            "remove the character from the input and rebuild"
-        ) from None
+        if "NUL" not in str(exc):
+            raise KgError(f"the embedded Cypher engine cannot load this graph: {exc}") from None
+        nodes, relationships, changed = without_nul(nodes, relationships)
+        warnings.warn(
+            KgNote(
+                f"{changed:,} values of the graph hold NUL, which the embedded engine cannot "
+                "carry; it holds U+FFFD in their place (builds now replace NUL when they "
+                "read a record: rebuild with --fresh to clean the graph file too)"
+            ),
+            stacklevel=2,
+        )
+        commands = bulk_commands(nodes, relationships)
     engine.bulk(commands)
     for statement in key_schema_queries(constraints=False):
         engine.write(statement)

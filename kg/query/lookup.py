@@ -26,6 +26,7 @@ import networkx as nx
 
 from kg.errors import AmbiguousNameWarning, NotFound
 from kg.extractors.names import fold
+from kg.graph.authors import normalise_name
 from kg.query.cache import cached
 from kg.schema import PAPER
 
@@ -42,6 +43,16 @@ ALIAS_FIELDS = ("aliases", "variants")
 _SUGGESTIONS = 5
 #: Frames in kg's own files are skipped, so a warning points at the caller's line.
 _KG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def lookup_form(name: str) -> str:
+    """What a name is matched by: its fold, or, for a name of no letter or digit ("!!!"),
+    its normalised form (as :func:`kg.graph.authors.author_key` keys it).
+
+    >>> lookup_form("Rémi  Munos"), lookup_form("!!!")
+    ('remimunos', '!!!')
+    """
+    return fold(name) or normalise_name(name)
 
 
 def names_of(row: Row) -> list[str]:
@@ -71,13 +82,13 @@ class NameIndex:
         for row in rows:
             self.rows[row["key"]] = row
             for name in names_of(row):
-                folded = fold(name)
+                folded = lookup_form(name)
                 if folded:
                     self.keys_by_fold.setdefault(folded, set()).add(row["key"])
 
     def matches(self, text: str) -> list[str]:
         """Keys of the nodes one of whose names folds like ``text``, sorted."""
-        return sorted(self.keys_by_fold.get(fold(text), ()))
+        return sorted(self.keys_by_fold.get(lookup_form(text), ()))
 
     def find(self, text: str, *, what: str = "node", papers: PaperCounts | None = None) -> str:
         """The key ``text`` names; raises NotFound with suggestions when none does.
@@ -104,11 +115,11 @@ class NameIndex:
         if len(keys) == 1:
             return keys[0]
         counts = dict(papers(keys)) if papers is not None else None
-        folded = fold(text)
+        folded = lookup_form(text)
 
         def preference(k: str) -> tuple[bool, bool, int, bool, str]:
             name, n = display(self.rows[k]), (counts or {}).get(k, 0)
-            return (counts is not None and n == 0, fold(name) != folded, -n, name != text, k)
+            return (counts is not None and n == 0, lookup_form(name) != folded, -n, name != text, k)
 
         ranked = [
             (k, None if counts is None else counts.get(k, 0)) for k in sorted(keys, key=preference)
@@ -121,7 +132,7 @@ class NameIndex:
 
     def suggest(self, text: str, *, n: int = _SUGGESTIONS) -> list[str]:
         """Display names of the nodes whose names come closest to ``text``."""
-        close = difflib.get_close_matches(fold(text), self.keys_by_fold, n=n * 2, cutoff=0.6)
+        close = difflib.get_close_matches(lookup_form(text), self.keys_by_fold, n=n * 2, cutoff=0.6)
         names = []
         for folded in close:
             for key in sorted(self.keys_by_fold[folded]):

@@ -13,7 +13,7 @@ A parameter's type is ``int``, ``bool``, ``str`` or node labels (``Author``,
 :func:`node_resolver` turns into a key through the same runner the query runs on.
 
 A *runner* is any callable ``runner(cypher, params) -> list[dict]``: the embedded engine
-(:func:`kg.query.engine.embedded_runner`) or a Bolt runner for Neo4j. Rows become text in
+(:func:`kg.query.engine_cache.embedded_runner`) or a Bolt runner for Neo4j. Rows become text in
 :mod:`kg.query.render`.
 """
 
@@ -133,6 +133,31 @@ def describe(query: Query) -> str:
 # ------------------------------------------------------------------------------ parameters
 
 
+#: The whole numbers Cypher engines hold (64-bit); a parameter outside is refused, not clamped.
+INT_RANGE = (-(2**63), 2**63 - 1)
+
+
+def in_int_range(name: str, value: Any) -> Any:
+    """``value``; a KgError when it is, or holds, a whole number no engine can hold.
+
+    >>> in_int_range("n", [1, {"a": 2}])
+    [1, {'a': 2}]
+    >>> in_int_range("n", 10**30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    kg.errors.KgError: parameter n is 1000000000000000000000000000000, outside the 64-bit ...
+    """
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        in_int_range(name, item)
+    if type(value) is int and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        text = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
+        raise KgError(
+            f"parameter {name} is {text}, outside the 64-bit whole numbers Cypher holds "
+            f"({INT_RANGE[0]}..{INT_RANGE[1]})"
+        )
+    return value
+
+
 def _scalar(param: Param, text: str) -> str | bool | int:
     if param.type == "str":
         return text
@@ -142,7 +167,7 @@ def _scalar(param: Param, text: str) -> str | bool | int:
             raise KgError(f"parameter {param.name} is true or false, not {text!r}")
         return lowered in ("true", "yes", "1")
     try:
-        value = int(text)
+        value = in_int_range(param.name, int(text))
     except ValueError:
         raise KgError(f"parameter {param.name} is a whole number, not {text!r}") from None
     if (param.low is not None and value < param.low) or (
@@ -237,7 +262,7 @@ def open_runner(
         return bolt_runner(uri=uri, user=user, password=password, database=database, write=write)
     if write:
         raise KgError("--write needs --uri: the embedded engine is read-only")
-    from kg.query.engine import embedded_runner
+    from kg.query.engine_cache import embedded_runner
 
     return embedded_runner(graph, progress=progress)
 
@@ -285,4 +310,5 @@ def parse_values(pairs: Iterable[str] | None) -> dict[str, Any]:
             values[name] = json.loads(text)
         except ValueError:
             values[name] = text
+        in_int_range(name, values[name])
     return values

@@ -13,7 +13,8 @@ import jinja2
 import networkx as nx
 
 from kg import schema
-from kg.files import atomic_output
+from kg.errors import OutputError
+from kg.files import atomic_output, partly_written
 from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.lookup import find_node
 from kg.viz import views
@@ -51,10 +52,16 @@ def write_views(
     waiting: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them;
-    return the paths. Holds the folder's lock (``FOLDER_LOCK``) throughout: while another
-    process writes pages into ``out_dir``, wait up to ``wait`` seconds (``waiting`` gets
-    one line), then raise ``kg.errors.Locked``."""
+    return the paths (the index first).
+
+    Each page is moved into place whole once written, and the index last, so it never links
+    a page not written; a failure part way (a full disk) says which pages were written.
+    Holds the folder's lock (``FOLDER_LOCK``) throughout: while another process writes pages
+    into ``out_dir``, wait up to ``wait`` seconds (``waiting`` gets one line), then raise
+    ``kg.errors.Locked``.
+    """
     out_dir = Path(out_dir)
+    page_views = [views.fitted(view) for view in page_views]
     with exclusive(
         out_dir / FOLDER_LOCK,
         f"another kg viz into {out_dir}",
@@ -63,11 +70,16 @@ def write_views(
         waiting=waiting,
     ):
         pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
-        pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
-        for path, text in pages:
-            with atomic_output(path, "the page", newline="\n") as fh:
-                fh.write(text)
-    return [path for path, _ in pages]
+        pages.append((out_dir / "index.html", INDEX.render(views=page_views)))
+        written: list[Path] = []
+        try:
+            for path, text in pages:
+                with atomic_output(path, "the page", newline="\n") as fh:
+                    fh.write(text)
+                written.append(path)
+        except OutputError as exc:
+            raise partly_written(exc, written, [path for path, _ in pages]) from None
+    return [written[-1], *written[:-1]]
 
 
 def standard_views(G: nx.MultiDiGraph, *, top: int = 150) -> list[View]:

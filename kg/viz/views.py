@@ -5,19 +5,26 @@ Nodes are ordered by degree (highest first, ties by key) so a view is the same e
 and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones and says so.
 """
 
+import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
 
 from kg import schema
 from kg.query import traverse
+from kg.query.traverse_coauthors import collaborations
 from kg.query.traverse_methods import variants_of
 from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
 MAX_NODES = 2000
+#: Most edges one page holds (one paper of 1,300 authors links 844,350 pairs): with the node
+#: cap this keeps a page under about 10 MB.
+MAX_EDGES = 10_000
+#: Bytes of a page's file name at most (file systems allow 255), ".html" included.
+MAX_NAME_BYTES = 200
 #: Related papers on a paper's page, and paper names in a method-dataset edge's tooltip.
 RELATED_PAPERS = 30
 TOOLTIP_PAPERS = 5
@@ -113,12 +120,27 @@ def overview(G: nx.MultiDiGraph, *, top: int = 150) -> View:
 
 def coauthor_pairs(G: nx.MultiDiGraph, authors: Iterable[str]) -> dict[tuple[str, str], Any]:
     """Shared-paper counts of the co-author pairs ``(a, b)``, ``a < b``, among ``authors``."""
-    pairs = {}
-    for a in authors:
-        for row in traverse.coauthors(G, a):
-            if a < row["key"] and row["key"] in authors:
-                pairs[a, row["key"]] = row["shared"]
-    return pairs
+    authors = set(authors)
+    index = collaborations(G)
+    return {
+        (a, b): len(papers)
+        for a in authors
+        for b, papers in index.get(a, {}).items()
+        if a < b and b in authors
+    }
+
+
+def left_out_edges(total: int, limit: int, top_left: float) -> str:
+    """The note of a page that holds ``limit`` of ``total`` edges, the rest of weight
+    ``top_left`` or lower.
+
+    >>> left_out_edges(844_350, 10_000, 1)
+    ' Left out 834,350 of 844,350 edges, of weight 1 or lower (a page holds at most 10,000).'
+    """
+    return (
+        f" Left out {total - limit:,} of {total:,} edges, of weight {top_left:g} or lower "
+        f"(a page holds at most {limit:,})."
+    )
 
 
 def coauthor_view(
@@ -133,7 +155,9 @@ def coauthor_view(
 ) -> View:
     """Authors joined by their shared papers (edge width = shared papers)."""
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
-    pairs = coauthor_pairs(G, set(nodes))
+    pairs = sorted(coauthor_pairs(G, nodes).items(), key=lambda item: (-item[1], item[0]))
+    if len(pairs) > MAX_EDGES:  # the heaviest links, before any text is made for them
+        left += left_out_edges(len(pairs), MAX_EDGES, pairs[MAX_EDGES][1])
     edges = tuple(
         Edge(
             a,
@@ -142,7 +166,7 @@ def coauthor_view(
             f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}",
             arrows="",
         )
-        for (a, b), n in sorted(pairs.items())
+        for (a, b), n in sorted(pairs[:MAX_EDGES])
     )
     note = (
         f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links "
@@ -313,3 +337,33 @@ def related_papers(G: nx.MultiDiGraph, paper: str, *, top: int = RELATED_PAPERS)
         note,
         (paper,),
     )
+
+
+def file_stem(name: str, *, limit: int = MAX_NAME_BYTES - len(".html")) -> str:
+    """A view's name as a file stem: itself when it fits in ``limit`` bytes, else cut and
+    ended with a hash of the whole name (so two long names stay apart).
+
+    >>> file_stem("author-ada-depth-1")
+    'author-ada-depth-1'
+    >>> stem = file_stem("author-" + "x" * 300 + "-depth-1")
+    >>> len(stem.encode()), stem[-13:]
+    (195, '-134117f24ea1')
+    """
+    if len(name.encode()) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:12]
+    cut = name.encode()[: limit - len(digest) - 1].decode(errors="ignore")
+    return f"{cut}-{digest}"
+
+
+def fitted(view: View, *, max_edges: int = MAX_EDGES) -> View:
+    """``view`` as one page can hold it: at most ``max_edges`` edges (the heaviest, ties in
+    the view's order; the note says what was left out) and a file name that fits."""
+    edges = view.edges
+    note = view.note
+    if len(edges) > max_edges:
+        order = sorted(range(len(edges)), key=lambda i: (-edges[i].weight, i))
+        kept = sorted(order[:max_edges])
+        note += left_out_edges(len(edges), max_edges, edges[order[max_edges]].weight)
+        edges = tuple(edges[i] for i in kept)
+    return replace(view, name=file_stem(view.name), edges=edges, note=note)

@@ -282,7 +282,8 @@ def small_graph(tmp_path):
 
 
 def test_a_process_waiting_for_the_engine_cache_reuses_what_the_other_saved(small_graph):
-    from kg.query.engine import CACHE_LOCK, RDB_NAME, cache_dir, materialise
+    from kg.query.engine import RDB_NAME
+    from kg.query.engine_cache import CACHE_LOCK, cache_dir, materialise
 
     lock = os.path.join(cache_dir(small_graph), CACHE_LOCK)
     told, answers = [], []
@@ -308,7 +309,7 @@ def test_a_process_waiting_for_the_engine_cache_reuses_what_the_other_saved(smal
 
 
 def test_a_killed_cache_save_leaves_files_the_next_save_removes(small_graph):
-    from kg.query.engine import cache_dir, materialise
+    from kg.query.engine_cache import cache_dir, materialise
 
     folder = cache_dir(small_graph)
     os.makedirs(folder)

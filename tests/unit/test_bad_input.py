@@ -271,6 +271,40 @@ CASES = [
         [{"year": None}],
         ["r.bib:1: field 'year' is text, not a year"],
     ),
+    # ---- NUL, which no store of the graph carries: U+FFFD in its place, the key says so
+    Case(
+        "nul-in-abstract",
+        "n.jsonl",
+        jsonl({"abstract": "We study\u0000 sparse attention."}, {"abstract": OTHER}),
+        [{"abstract": "We study\ufffd sparse attention."}, {"abstract": OTHER}],
+        [
+            "n.jsonl:1: field 'abstract' holds NUL (U+0000), which the graph cannot store; "
+            "replaced by U+FFFD, so the paper's key is the hash of the cleaned abstract"
+        ],
+    ),
+    Case(
+        "nul-in-id-title-and-author",
+        "n.jsonl",
+        jsonl({"id": "x\u0000", "title": "T\u0000", "authors": ["A\u0000da"], "abstract": GOOD}),
+        [{"external_id": "x\ufffd", "title": "T\ufffd", "authors": ("A\ufffdda",)}],
+        [
+            "n.jsonl:1: fields 'title', 'external_id', 'authors' hold NUL (U+0000), which the "
+            "graph cannot store; replaced by U+FFFD, so the paper's key is made of the cleaned id"
+        ],
+    ),
+    Case(
+        "lone-surrogate-in-abstract",
+        "n.jsonl",
+        '{"abstract": "We study \\ud800 sparse attention."}\n',
+        [{"abstract": "We study \ufffd sparse attention."}],
+        ["n.jsonl:1: field 'abstract' holds a lone surrogate (U+D800-U+DFFF), which the graph"],
+    ),
+    Case(
+        "other-control-characters-stay-data",
+        "n.jsonl",
+        jsonl({"title": "Bell\u0007 esc\u001b[2J", "abstract": GOOD}),
+        [{"title": "Bell\x07 esc\x1b[2J"}],
+    ),
     # ---- encodings
     Case(
         "utf16-with-bom",

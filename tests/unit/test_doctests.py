@@ -6,7 +6,7 @@ import pytest
 from tests.helpers.doctests import docstring_tests, module_names, run_docstring_test
 
 #: Modules whose examples start a server (they are end-to-end).
-SERVER_MODULES = {"kg.query.engine"}
+SERVER_MODULES = {"kg.query.engine", "kg.query.engine_cache"}
 
 
 @pytest.mark.parametrize(

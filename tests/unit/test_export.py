@@ -1,11 +1,15 @@
 """kg.export: neo4j-admin CSV files, GraphML and GEXF from a hand-built graph."""
 
 import csv
+import errno
+import os
+import warnings
+from xml.etree import ElementTree
 
 import networkx as nx
 import pytest
 
-from kg.errors import KgError
+from kg.errors import KgError, KgNote, OutputError
 from kg.export import ARRAY_DELIMITER, export_graph
 from tests.helpers.neo4j_graphs import paper, small_graph
 
@@ -71,11 +75,49 @@ def test_neo4j_csv_headers_and_rows(tmp_path):
     assert "REQUIRE n.key IS UNIQUE" in (tmp_path / "constraints.cypher").read_text()
 
 
-def test_neo4j_csv_refuses_a_list_holding_the_delimiter(tmp_path):
+HOSTILE = "nul \x00 bell \x07 esc \x1b[2J unit \x1f ffff \uffff tab\tnewline\nend"
+CLEANED = "nul \ufffd bell \ufffd esc \ufffd[2J unit \ufffd ffff \ufffd tab\tnewline\nend"
+
+
+def hostile_graph():
     G = small_graph()
-    G.nodes["method:lora"]["aliases"] = ["a\x1fb"]
-    with pytest.raises(KgError, match="U\\+001F"):
-        export_graph(G, tmp_path, format="neo4j-csv")
+    G.nodes["method:lora"]["aliases"] = ["a\x1fb", "c\x00"]
+    G.nodes[paper("mix")]["abstract"] = HOSTILE
+    G.graph["note"] = "graph \x01"
+    return G
+
+
+def test_neo4j_csv_writes_control_characters_as_u_fffd_and_says_so_once(tmp_path):
+    with pytest.warns(KgNote) as notes:
+        export_graph(hostile_graph(), tmp_path, format="neo4j-csv")
+    assert [str(n.message) for n in notes] == [
+        "3 values held control characters (such as NUL) that the neo4j-admin CSV files cannot "
+        "carry; written with U+FFFD in their place"
+    ]
+    methods = read_csv(tmp_path / "nodes-Method.csv")
+    lora = next(row for row in methods if row[0] == "method:lora")
+    assert lora[1].split(ARRAY_DELIMITER) == ["a\ufffdb", "c\ufffd"]
+    papers = read_csv(tmp_path / "nodes-Paper.csv")
+    assert CLEANED in [cell for row in papers for cell in row]
+
+
+@pytest.mark.parametrize("format", ["graphml", "gexf"])
+def test_xml_exports_are_well_formed_under_control_characters(tmp_path, format):
+    path = tmp_path / f"graph.{format}"
+    with pytest.warns(KgNote, match=f"that {format} \\(XML 1.0\\) cannot carry") as notes:
+        export_graph(hostile_graph(), path, format=format)
+    assert len(notes) == 1 and str(notes[0].message).startswith(
+        "2 values held"
+    )  # lists go as JSON text, escaped
+    ElementTree.parse(path)  # expat: a strict parser, which refuses any of those characters
+    H = (nx.read_graphml if format == "graphml" else nx.read_gexf)(path)
+    assert H.nodes[paper("mix")]["abstract"] == CLEANED
+
+
+def test_an_export_without_control_characters_gives_no_note(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        export_graph(small_graph(), tmp_path / "g.graphml", format="graphml")
 
 
 @pytest.mark.parametrize("format, reader", [("graphml", nx.read_graphml), ("gexf", nx.read_gexf)])
@@ -92,3 +134,24 @@ def test_graphml_and_gexf_read_back(tmp_path, format, reader):
 def test_unknown_format_is_refused(tmp_path):
     with pytest.raises(KgError, match="unknown export format 'dot'"):
         export_graph(small_graph(), tmp_path / "g.dot", format="dot")
+
+
+def test_neo4j_csv_on_a_full_disk_says_which_files_were_written(tmp_path, monkeypatch):
+    from kg import files
+
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(OutputError) as info:
+        export_graph(small_graph(), tmp_path, format="neo4j-csv")
+    message = str(info.value)
+    written, _, left = message.partition("; written (each whole): ")[2].partition("; not written: ")
+    assert written.split(", ") == sorted(os.listdir(tmp_path)) and len(written.split(", ")) == 2
+    assert left.split(", ")[0] == os.path.basename(calls[2])
+    assert left.endswith("constraints.cypher, import-command.txt") and "\n" not in message

@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from kg.errors import AmbiguousNameWarning, NotFound, name_notes
+from kg.errors import AmbiguousNameWarning, NotFound, user_notes
 from kg.query.lookup import NameIndex, find_node, fold, paper_counts
 from kg.query.traverse import example_graph, methods_on
 from kg.schema import BENCHMARK, COLLECTION_KINDS, PART_OF
@@ -231,9 +231,9 @@ def test_the_viz_draws_the_twin_with_papers(T):
     assert notes and notes[0].key == "dataset:imagenet"
 
 
-def test_name_notes_hands_each_choice_to_show_and_lets_other_warnings_through(T):
+def test_user_notes_hands_each_choice_to_show_and_lets_other_warnings_through(T):
     shown = []
-    with name_notes(shown.append), pytest.warns(DeprecationWarning):
+    with user_notes(shown.append), pytest.warns(DeprecationWarning):
         find_node(T, "ImageNet", kinds=COLLECTION_KINDS)
         find_node(T, "ImageNet", kinds=COLLECTION_KINDS)
         warnings.warn("old", DeprecationWarning, stacklevel=1)
