@@ -28,6 +28,7 @@ from kg.rows import (
     sorted_rows,
     typed_columns,
 )
+from kg.viz.text import full_name
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")
 ARRAY_DELIMITER = "\x1f"
@@ -119,19 +120,45 @@ def _plain(attrs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node.
+#: Relationship properties renamed in GraphML and GEXF: GEXF reads ``start`` and ``end`` as
+#: a time interval, and the evidence offsets are not one.
+RENAMED = {"start": "evidence_start", "end": "evidence_end"}
 
-    A node's attributes are in name order (as a graph file loads them), a relationship's in
-    the graph's order.
+
+def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A graph of the rows of ``G`` for GraphML and GEXF: per node ``label`` (its readable
+    name, as on the pages), ``kind`` and properties; per relationship ``label`` (its type)
+    and properties, the evidence offsets as ``evidence_start``/``evidence_end``.
+
+    A paper's own short label is ``paper_label``. A node's attributes are in name order (as
+    a graph file loads them), a relationship's in the graph's order.
     """
     H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
     H.add_nodes_from(
-        (node.key, _plain(dict(sorted([("kind", node.kind), *node.props.items()]))))
+        (
+            node.key,
+            {
+                "label": full_name(G, node.key),
+                **_plain(
+                    dict(
+                        sorted(
+                            [
+                                ("kind", node.kind),
+                                *(
+                                    ("paper_label" if name == "label" else name, value)
+                                    for name, value in node.props.items()
+                                ),
+                            ]
+                        )
+                    )
+                ),
+            },
+        )
         for node in node_rows(G)
     )
     for rel in relationship_rows(G):
-        H.add_edge(rel.start, rel.end, rel.type, **_plain(rel.props))
+        props = {RENAMED.get(name, name): value for name, value in rel.props.items()}
+        H.add_edge(rel.start, rel.end, rel.type, label=rel.type, **_plain(props))
     return H
 
 
@@ -150,7 +177,11 @@ def export_graph(
         return export_neo4j_csv(G, output, import_dir=import_dir)
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
-    writer = nx.write_graphml if format == "graphml" else nx.write_gexf
+    H = plain_graph(G)
     with atomic_output(output, f"the {format} file", binary=True) as out:
-        writer(plain_graph(G), out)
+        if format == "graphml":
+            nx.write_graphml(H, out)
+        else:
+            H.graph["mode"] = "static"
+            nx.write_gexf(H, out)
     return None
