@@ -1,13 +1,20 @@
 """Visualisation pages: self-contained pyvis/vis-network HTML pages of the graph and its traversals.
 
 ``write_pages(G, out_dir, ...)`` writes an overview, the co-author network, the
-method-dataset bipartite page and any focus pages asked for, plus an ``index.html`` linking
-them. Pages work offline, escape all paper text and are byte-for-byte deterministic.
+method-dataset bipartite page and any focus pages asked for, plus an ``index.html`` listing
+every page in the folder (earlier runs' too). Pages work offline, escape all paper text and
+are byte-for-byte deterministic for a given graph, options and ``$SOURCE_DATE_EPOCH``.
 """
 
-from collections.abc import Sequence
+import html
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import networkx as nx
@@ -19,6 +26,12 @@ from kg.viz import views
 from kg.viz.page import render
 from kg.viz.views import View
 
+#: The pages every run writes, first in the index in this order.
+STANDARD = ("overview", "coauthors", "methods-datasets")
+#: File names the index lists and nodes may link to (kg's own names are slugs).
+PAGE_NAME = re.compile(r"[A-Za-z0-9._-]+\.html")
+META = re.compile(r'<meta name="kg-page" content="([^"]*)">')
+
 INDEX = jinja2.Environment(autoescape=True).from_string(
     """<!DOCTYPE html>
 <html lang="en">
@@ -26,12 +39,15 @@ INDEX = jinja2.Environment(autoescape=True).from_string(
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Knowledge graph pages</title>
-<style>body { font-family: system-ui, sans-serif; margin: 16px; } li { margin: 6px 0; }</style>
+<style>body { font-family: system-ui, sans-serif; margin: 16px; } li { margin: 6px 0; }
+.from { color: #666; font-size: 13px; }</style>
 </head>
 <body>
 <h1>Knowledge graph pages</h1>
+<p>{{ pages|length }} pages in this folder; the last written from {{ source }} at {{ when }}.</p>
 <ul>
-{% for view in views %}<li><a href="{{ view.name }}.html">{{ view.title }}</a>: {{ view.note }}</li>
+{% for page in pages %}<li><a href="{{ page.file }}">{{ page.title }}</a>: {{ page.note }}
+<span class="from">({{ page.graph }}, {{ page.written }})</span></li>
 {% endfor %}</ul>
 </body>
 </html>
@@ -39,18 +55,111 @@ INDEX = jinja2.Environment(autoescape=True).from_string(
 )
 
 
+def written_at() -> str:
+    """Now (UTC, to the minute), or ``$SOURCE_DATE_EPOCH`` when set, so that runs can be
+    reproduced byte for byte."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (
+        datetime.fromtimestamp(int(epoch), UTC) if epoch and epoch.isdigit() else datetime.now(UTC)
+    )
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """What a page written by kg says about itself (title, note, focus, graph, written);
+    for another file, its name as the title."""
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:65536]
+        found = META.search(head)
+        meta = json.loads(html.unescape(found.group(1))) if found else {}
+    except (OSError, ValueError):
+        meta = {}
+    if not isinstance(meta, dict):
+        meta = {}
+    return {
+        "title": str(meta.get("title") or path.name),
+        "note": str(meta.get("note") or ""),
+        "focus": [str(k) for k in meta.get("focus") or ()],
+        "graph": str(meta.get("graph") or "unknown graph"),
+        "written": str(meta.get("written") or "unknown time"),
+        "file": path.name,
+    }
+
+
+def folder_pages(out_dir: Path) -> dict[str, dict[str, Any]]:
+    """{file name: meta} of the pages already in ``out_dir`` (none if it does not exist)."""
+    if not out_dir.is_dir():
+        return {}
+    return {
+        path.name: read_meta(path)
+        for path in sorted(out_dir.iterdir())
+        if PAGE_NAME.fullmatch(path.name) and path.name != "index.html" and path.is_file()
+    }
+
+
+def index_order(meta: dict[str, Any]) -> tuple:
+    """Standard pages first, in STANDARD order, then the rest by title and file name."""
+    stem = meta["file"][: -len(".html")]
+    rank = STANDARD.index(stem) if stem in STANDARD else len(STANDARD)
+    return rank, meta["title"].casefold(), meta["file"]
+
+
+def own_pages(pages: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """{node key: file name of its own page}: a page's focus node (of several pages of one
+    node, the first file name)."""
+    found: dict[str, str] = {}
+    for name in sorted(pages):
+        for key in pages[name]["focus"]:
+            found.setdefault(key, name)
+    return found
+
+
+def describe_graph(G: nx.MultiDiGraph, source: str) -> str:
+    """Which graph pages were written from: its file and paper count."""
+    papers = sum(1 for _, kind in G.nodes(data="kind") if kind == schema.PAPER)
+    return f"{source or 'a graph in memory'} ({papers:,} papers)"
+
+
 def write_views(
-    G: nx.MultiDiGraph, out_dir: str | PathLike[str], page_views: Sequence[View]
+    G: nx.MultiDiGraph,
+    out_dir: str | PathLike[str],
+    page_views: Sequence[View],
+    *,
+    source: str = "",
 ) -> list[Path]:
-    """Render each view to ``<out_dir>/<name>.html`` and an ``index.html`` linking them;
-    return the paths."""
+    """Render each view to ``<out_dir>/<name>.html`` and rewrite ``index.html`` to list every
+    page in the folder (earlier runs' too, with the graph and time each came from); return
+    the paths written, ``index.html`` first.
+
+    ``source`` names the graph (its file); nodes link to their own pages, of this run or
+    an earlier one.
+    """
     out_dir = Path(out_dir)
-    pages = [(out_dir / f"{view.name}.html", render(G, view)) for view in page_views]
-    pages.insert(0, (out_dir / "index.html", INDEX.render(views=page_views)))
-    for path, text in pages:
+    graph, when = describe_graph(G, source), written_at()
+    pages = folder_pages(out_dir)
+    for view in page_views:
+        pages[f"{view.name}.html"] = {
+            "title": view.title,
+            "note": view.note,
+            "focus": list(view.highlight),
+            "graph": graph,
+            "written": when,
+            "file": f"{view.name}.html",
+        }
+    links = own_pages(pages)
+    written = [
+        (
+            out_dir / f"{view.name}.html",
+            render(G, view, pages=links, meta={"graph": graph, "written": when}),
+        )
+        for view in page_views
+    ]
+    listed = sorted(pages.values(), key=index_order)
+    written.insert(0, (out_dir / "index.html", INDEX.render(pages=listed, source=graph, when=when)))
+    for path, text in written:
         with atomic_output(path, "the page", newline="\n") as fh:
             fh.write(text)
-    return [path for path, _ in pages]
+    return [path for path, _ in written]
 
 
 def standard_views(G: nx.MultiDiGraph, *, top: int = 150) -> list[View]:
@@ -58,42 +167,60 @@ def standard_views(G: nx.MultiDiGraph, *, top: int = 150) -> list[View]:
     return [views.overview(G, top=top), views.coauthor_network(G), views.method_dataset(G)]
 
 
+Names = str | Sequence[str] | None
+
+
+def names(value: Names) -> list[str]:
+    """One name or several as a list (none for None).
+
+    >>> names("Bo Li"), names(["Bo Li", "Ada"]), names(None)
+    (['Bo Li'], ['Bo Li', 'Ada'], [])
+    """
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
 def focus_views(
     G: nx.MultiDiGraph,
     *,
-    author: str | None = None,
+    author: Names = None,
     depth: int = 1,
-    method: str | None = None,
-    dataset: str | None = None,
-    paper: str | None = None,
-    concept: str | None = None,
+    method: Names = None,
+    dataset: Names = None,
+    paper: Names = None,
+    concept: Names = None,
 ) -> list[View]:
-    """The pages for the names asked for; each name is looked up forgivingly
-    (``kg.query.lookup``)."""
-    found = []
-    if author is not None:
-        key = find_node(G, author, kinds=(schema.AUTHOR,), what="author")
-        found.append(views.author_neighbourhood(G, key, depth=depth))
-    if method is not None:
-        found.append(
-            views.method_page(G, find_node(G, method, kinds=(schema.METHOD,), what="method"))
+    """The pages for the names asked for (one name or a list of each); each name is looked
+    up forgivingly (``kg.query.lookup``)."""
+    found = [
+        views.author_neighbourhood(
+            G, find_node(G, name, kinds=(schema.AUTHOR,), what="author"), depth=depth
         )
-    if dataset is not None:
-        key = find_node(
-            G, dataset, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark"
+        for name in names(author)
+    ]
+    found += [
+        views.method_page(G, find_node(G, name, kinds=(schema.METHOD,), what="method"))
+        for name in names(method)
+    ]
+    found += [
+        views.dataset_page(
+            G,
+            find_node(
+                G, name, kinds=(schema.DATASET, schema.BENCHMARK), what="dataset or benchmark"
+            ),
         )
-        found.append(views.dataset_page(G, key))
-    if paper is not None:
-        found.append(
-            views.related_papers(G, find_node(G, paper, kinds=(schema.PAPER,), what="paper"))
-        )
-    if concept is not None:
-        found.append(
-            views.concept_papers(
-                G, find_node(G, concept, kinds=schema.CONCEPT_KINDS, what="concept")
-            )
-        )
-    return found
+        for name in names(dataset)
+    ]
+    found += [
+        views.related_papers(G, find_node(G, name, kinds=(schema.PAPER,), what="paper"))
+        for name in names(paper)
+    ]
+    found += [
+        views.concept_papers(G, find_node(G, name, kinds=schema.CONCEPT_KINDS, what="concept"))
+        for name in names(concept)
+    ]
+    return list({view.name: view for view in found}.values())
 
 
 def write_pages(
@@ -101,19 +228,21 @@ def write_pages(
     out_dir: str | PathLike[str],
     *,
     top: int = 150,
-    author: str | None = None,
+    author: Names = None,
     depth: int = 1,
-    method: str | None = None,
-    dataset: str | None = None,
-    paper: str | None = None,
-    concept: str | None = None,
+    method: Names = None,
+    dataset: Names = None,
+    paper: Names = None,
+    concept: Names = None,
+    source: str = "",
 ) -> list[Path]:
-    """Write the standard pages, a page per name asked for, and ``index.html``; return the paths.
+    """Write the standard pages, a page per name asked for, and ``index.html`` (listing
+    every page in the folder); return the paths written.
 
     Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
-    is written.
+    is written. ``source`` names the graph in the index (its file).
     """
     focus = focus_views(
         G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept
     )
-    return write_views(G, out_dir, [*standard_views(G, top=top), *focus])
+    return write_views(G, out_dir, [*standard_views(G, top=top), *focus], source=source)

@@ -12,12 +12,21 @@ from typing import Any
 import networkx as nx
 
 from kg import schema
+from kg.errors import KgError
 from kg.query import traverse
+from kg.query.networks import coauthor_graph
 from kg.query.traverse_methods import variants_of
 from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
 MAX_NODES = 2000
+#: Authors on the whole-corpus co-author page by default: few enough to read.
+COAUTHOR_NODES = 300
+#: Most co-authorship steps of an author's page, as the coauthors_within query allows: three
+#: steps from a well connected author already reach thousands of a large corpus's authors.
+MAX_DEPTH = 3
+#: The seed of the community detection (Louvain), so a page is the same every time.
+COMMUNITY_SEED = 7
 #: Related papers on a paper's page, and paper names in a method-dataset edge's tooltip.
 RELATED_PAPERS = 30
 TOOLTIP_PAPERS = 5
@@ -42,6 +51,9 @@ class View:
     edges: tuple
     note: str
     highlight: tuple = ()
+    #: (key, community number) of each node when the page is coloured by community; the
+    #: communities are numbered by size, 0 the largest.
+    communities: tuple = ()
 
 
 def degree(G: nx.MultiDiGraph, key: str) -> int:
@@ -151,17 +163,70 @@ def coauthor_view(
     return View(name, title, nodes, edges, note, tuple(highlight))
 
 
-def coauthor_network(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
-    """Every author, joined to each co-author by the number of papers they share."""
-    authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
-    return coauthor_view(G, "coauthors", "Co-author network", authors, limit=limit)
+def largest_component(C: nx.Graph) -> list[str]:
+    """The sorted keys of the largest connected component of ``C`` (of equal ones, the one
+    with the smallest key)."""
+    components = [sorted(c) for c in nx.connected_components(C)]
+    return min(components, key=lambda c: (-len(c), c[0]), default=[])
+
+
+def communities(C: nx.Graph, keys: Sequence[str]) -> dict[str, int]:
+    """Louvain communities (by shared-paper weight) of ``keys`` in ``C``, numbered by size
+    (0 the largest; ties by smallest key). Seeded and run on integer labels in key order, so
+    the result does not depend on string hashing."""
+    keys = sorted(keys)
+    number = {k: i for i, k in enumerate(keys)}
+    H = nx.Graph()
+    H.add_nodes_from(range(len(keys)))
+    H.add_weighted_edges_from(
+        (number[a], number[b], w) for a, b, w in C.subgraph(keys).edges(data="weight")
+    )
+    groups = [
+        sorted(keys[i] for i in group)
+        for group in nx.community.louvain_communities(H, weight="weight", seed=COMMUNITY_SEED)
+    ]
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return {k: n for n, group in enumerate(groups) for k in group}
+
+
+def coauthor_network(G: nx.MultiDiGraph, *, limit: int = COAUTHOR_NODES) -> View:
+    """The best connected authors of the largest group of co-authors (the largest connected
+    component), coloured by community, joined by the number of papers they share."""
+    C = coauthor_graph(G)
+    group = largest_component(C)
+    nodes, _ = capped(G, group, limit=limit)
+    found = communities(C, nodes)
+    view = coauthor_view(G, "coauthors", "Co-author network", nodes)
+    others = max(0, nx.number_connected_components(C) - 1)
+    groups = len(set(found.values()))
+    note = (
+        f"The {len(nodes):,} best connected of the {len(group):,} authors in the largest group "
+        f"of co-authors ({C.number_of_nodes():,} authors in all, "
+        f"{count(others, 'other group')}), coloured by community "
+        f"({groups:,} {'community' if groups == 1 else 'communities'}, Louvain on shared "
+        "papers); "
+        f"{count(len(view.edges), 'co-author link')} (edge width = shared papers)."
+    )
+    return View(
+        view.name,
+        view.title,
+        view.nodes,
+        view.edges,
+        note,
+        communities=tuple((k, found[k]) for k in view.nodes),
+    )
 
 
 def author_neighbourhood(
     G: nx.MultiDiGraph, author: str, *, depth: int = 1, limit: int = MAX_NODES
 ) -> View:
-    """An author (a key) and everyone within ``depth`` co-authorship steps, the author
-    highlighted."""
+    """An author (a key) and everyone within ``depth`` co-authorship steps (1 to
+    ``MAX_DEPTH``), the author highlighted."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise KgError(
+            f"depth {depth}: an author's page goes 1 to {MAX_DEPTH} co-authorship steps "
+            "(three steps already reach thousands of authors of a large corpus)"
+        )
     rows = traverse.coauthors_within(G, author, hops=depth)
     authors = [author, *(row["key"] for row in rows)]
     steps = count(depth, "step")
