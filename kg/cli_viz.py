@@ -74,9 +74,9 @@ def add_viz_parser(
     p.add_argument(
         "--top",
         type=positive_int,
-        default=150,
+        default=None,
         metavar="N",
-        help="nodes on the overview, by degree (default: 150)",
+        help="nodes on the overview, by degree (default: the folder's overview's, else 150)",
     )
     many: dict[str, Any] = {"action": "append", "default": None}
     p.add_argument(

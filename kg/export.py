@@ -28,7 +28,6 @@ from kg.rows import (
     sorted_rows,
     typed_columns,
 )
-from kg.viz.text import full_name
 
 FORMATS = ("neo4j-csv", "graphml", "gexf")
 ARRAY_DELIMITER = "\x1f"
@@ -133,6 +132,8 @@ def plain_graph(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
     A paper's own short label is ``paper_label``. A node's attributes are in name order (as
     a graph file loads them), a relationship's in the graph's order.
     """
+    from kg.viz.text import full_name  # the pages' names; kg.viz is loaded only when used
+
     H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph))
     H.add_nodes_from(
         (

@@ -26,6 +26,8 @@ from kg.viz import views
 from kg.viz.page import render
 from kg.viz.views import View
 
+#: Nodes on the overview unless asked (or the folder's overview has another size).
+DEFAULT_TOP = 150
 #: The pages every run writes, first in the index in this order.
 STANDARD = ("overview", "coauthors", "methods-datasets")
 #: File names the index lists and nodes may link to (kg's own names are slugs).
@@ -83,6 +85,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         "graph": str(meta.get("graph") or "unknown graph"),
         "written": str(meta.get("written") or "unknown time"),
         "file": path.name,
+        "top": meta["top"] if type(meta.get("top")) is int else None,
     }
 
 
@@ -145,12 +148,13 @@ def write_views(
             "graph": graph,
             "written": when,
             "file": f"{view.name}.html",
+            "top": view.top,
         }
     links = own_pages(pages)
     written = [
         (
             out_dir / f"{view.name}.html",
-            render(G, view, pages=links, meta={"graph": graph, "written": when}),
+            render(G, view, pages=links, meta={"graph": graph, "top": view.top, "written": when}),
         )
         for view in page_views
     ]
@@ -162,7 +166,7 @@ def write_views(
     return [path for path, _ in written]
 
 
-def standard_views(G: nx.MultiDiGraph, *, top: int = 150) -> list[View]:
+def standard_views(G: nx.MultiDiGraph, *, top: int = DEFAULT_TOP) -> list[View]:
     """The pages every run writes: overview, co-author network, methods and datasets."""
     return [views.overview(G, top=top), views.coauthor_network(G), views.method_dataset(G)]
 
@@ -227,7 +231,7 @@ def write_pages(
     G: nx.MultiDiGraph,
     out_dir: str | PathLike[str],
     *,
-    top: int = 150,
+    top: int | None = None,
     author: Names = None,
     depth: int = 1,
     method: Names = None,
@@ -240,8 +244,11 @@ def write_pages(
     every page in the folder); return the paths written.
 
     Names that match no node raise ``kg.errors.NotFound`` (with suggestions) before anything
-    is written. ``source`` names the graph in the index (its file).
+    is written. ``source`` names the graph in the index (its file). ``top`` is the overview's
+    size: by default the size of the overview already in the folder, else 150.
     """
+    if top is None:
+        top = folder_pages(Path(out_dir)).get("overview.html", {}).get("top") or DEFAULT_TOP
     focus = focus_views(
         G, author=author, depth=depth, method=method, dataset=dataset, paper=paper, concept=concept
     )

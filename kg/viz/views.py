@@ -54,6 +54,8 @@ class View:
     #: (key, community number) of each node when the page is coloured by community; the
     #: communities are numbered by size, 0 the largest.
     communities: tuple = ()
+    #: The overview's ``--top``, kept so a later run writes the same size.
+    top: int | None = None
 
 
 def degree(G: nx.MultiDiGraph, key: str) -> int:
@@ -120,7 +122,7 @@ def overview(G: nx.MultiDiGraph, *, top: int = 150) -> View:
     )
     if top > MAX_NODES and G.number_of_nodes() > MAX_NODES:
         note += f" A page holds at most {MAX_NODES:,} nodes."
-    return View("overview", "Overview: the most connected nodes", nodes, edges, note)
+    return View("overview", "Overview: the most connected nodes", nodes, edges, note, top=top)
 
 
 def coauthor_pairs(G: nx.MultiDiGraph, authors: Iterable[str]) -> dict[tuple[str, str], Any]:

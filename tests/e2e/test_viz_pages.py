@@ -88,8 +88,9 @@ def test_index_keeps_earlier_pages_and_says_which_graph_and_when(tmp_path, monke
     assert "/data/one.kg (3 papers), 2026-01-01 00:00 UTC" in index
     assert "/data/two.kg (3 papers), 2026-01-01 01:00 UTC" in index
     assert "the last written from /data/two.kg (3 papers) at 2026-01-01 01:00 UTC" in index
-    # the second run's overview links Bo Li to the first run's page of Bo Li
-    assert '"page":"author-bo-li-depth-1.html"' in (tmp_path / "overview.html").read_text()
+    # the second run keeps the first run's --top; its co-author page links Bo Li to his page
+    assert "Showing 5 of 13 nodes" in (tmp_path / "overview.html").read_text()
+    assert '"page":"author-bo-li-depth-1.html"' in (tmp_path / "coauthors.html").read_text()
 
 
 def test_index_lists_foreign_files_by_name(tmp_path):
