@@ -29,7 +29,7 @@ from kg.schema import APPLIED_TO, AUTHOR
 def coauthor_graph(G: nx.MultiDiGraph) -> nx.Graph:
     """Authors (every one, co-authors or not) joined by the papers they share:
     ``weight`` = shared papers, ``papers`` = their keys."""
-    C = nx.Graph()
+    C: nx.Graph = nx.Graph()
     C.add_nodes_from(
         (a, {"name": node_name(G, a), "kind": AUTHOR})
         for a in sorted(k for k, kind in G.nodes(data="kind") if kind == AUTHOR)
@@ -56,7 +56,7 @@ def method_dataset_graph(G: nx.MultiDiGraph) -> nx.Graph:
     GRPO -> MNLI 1
     PPO -> ImageNet 2
     """
-    M = nx.Graph()
+    M: nx.Graph = nx.Graph()
     edges = sorted(
         ((m, t, data) for m, t, rel, data in G.edges(keys=True, data=True) if rel == APPLIED_TO),
         key=lambda edge: (edge[0], edge[1]),

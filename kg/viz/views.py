@@ -178,10 +178,10 @@ def communities(C: nx.Graph, keys: Sequence[str]) -> dict[str, int]:
     the result does not depend on string hashing."""
     keys = sorted(keys)
     number = {k: i for i, k in enumerate(keys)}
-    H = nx.Graph()
+    H: nx.Graph = nx.Graph()
     H.add_nodes_from(range(len(keys)))
     H.add_weighted_edges_from(
-        (number[a], number[b], w) for a, b, w in C.subgraph(keys).edges(data="weight")
+        (number[a], number[b], C.edges[a, b]["weight"]) for a, b in C.subgraph(keys).edges
     )
     groups = [
         sorted(keys[i] for i in group)
