@@ -20,8 +20,8 @@ from kg.viz.text import count, display_name, edge_tooltip, full_name
 
 #: Most nodes one page holds; vis-network stays responsive at this size once physics stops.
 MAX_NODES = 2000
-#: Authors on the whole-corpus co-author page by default: few enough to read.
-COAUTHOR_NODES = 300
+#: Nodes on the whole-corpus co-author and method-dataset pages by default: few enough to read.
+READABLE_NODES = 300
 #: Most co-authorship steps of an author's page, as the coauthors_within query allows: three
 #: steps from a well connected author already reach thousands of a large corpus's authors.
 MAX_DEPTH = 3
@@ -95,7 +95,7 @@ def capped(
     top_left = max(degree(G, k) for k in left)
     note = (
         f" Left out {len(left):,} nodes of degree {top_left} or lower "
-        f"(a page holds at most {limit:,})."
+        f"(this page shows at most {limit:,})."
     )
     return tuple(by_degree(G, shown)), note
 
@@ -191,7 +191,7 @@ def communities(C: nx.Graph, keys: Sequence[str]) -> dict[str, int]:
     return {k: n for n, group in enumerate(groups) for k in group}
 
 
-def coauthor_network(G: nx.MultiDiGraph, *, limit: int = COAUTHOR_NODES) -> View:
+def coauthor_network(G: nx.MultiDiGraph, *, limit: int = READABLE_NODES) -> View:
     """The best connected authors of the largest group of co-authors (the largest connected
     component), coloured by community, joined by the number of papers they share."""
     C = coauthor_graph(G)
@@ -305,7 +305,7 @@ def variant_edges(G: nx.MultiDiGraph, keys: Iterable[str]) -> list[Edge]:
     )
 
 
-def method_dataset(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
+def method_dataset(G: nx.MultiDiGraph, *, limit: int = READABLE_NODES) -> View:
     """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
     methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
     rows = [row for m in methods for row in traverse.datasets_of(G, m)]

@@ -268,7 +268,7 @@ def test_capped_view_keeps_centre_and_says_what_it_left_out():
     assert len(view.nodes) == 10
     assert re.fullmatch(
         r"10 of \d+ authors, \d+ co-author links \(edge width = shared papers\)\. "
-        r"Left out \d+ nodes of degree \d+ or lower \(a page holds at most 10\)\.",
+        r"Left out \d+ nodes of degree \d+ or lower \(this page shows at most 10\)\.",
         view.note,
     ), view.note
     authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
