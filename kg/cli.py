@@ -13,6 +13,7 @@ from kg import __version__
 from kg.cli_extract import add_extract_parser
 from kg.cli_pool import add_pool_options, open_pool
 from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
+from kg.cli_viz import add_viz_parser
 from kg.errors import KgError, user_notes
 from kg.schema import DEFAULT_GRAPH
 from kg.terminal import is_terminal, print_json, say
@@ -212,35 +213,6 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--csv", action="store_true", help="print rows as CSV")
 
 
-# ---------------------------------------------------------------- viz
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer of at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return int(text)
-
-
-def cmd_viz(args: argparse.Namespace) -> int:
-    from kg.viz import write_pages
-
-    paths = write_pages(
-        load(args),
-        args.output,
-        top=args.top,
-        author=args.author,
-        depth=args.depth,
-        method=args.method,
-        dataset=args.dataset,
-        paper=args.paper,
-        concept=args.concept,
-        **wait_options(args),
-    )
-    say(f"Wrote {len(paths)} pages; open {os.path.abspath(paths[0])}")
-    return 0
-
-
 # ---------------------------------------------------------------- push, export (Neo4j)
 
 
@@ -323,7 +295,12 @@ def add_export_parser(sub: Any) -> None:
         epilog="Example: kg export --format neo4j-csv out/import -g graph.kg",
     )
     add_graph_option(p)
-    p.add_argument("--format", choices=FORMATS, required=True)
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        required=True,
+        help="neo4j-csv (files and the command for neo4j-admin), graphml or gexf (for Gephi)",
+    )
     p.add_argument("output", metavar="OUTPUT", help="a directory (neo4j-csv) or a file")
     p.add_argument(
         "--import-dir",
@@ -421,40 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_options(p)
     p.set_defaults(func=cmd_cypher)
 
-    p = sub.add_parser(
-        "viz",
-        help="write self-contained HTML pages of the graph",
-        description="Write offline HTML pages (pyvis/vis-network) to a folder: an overview of "
-        "the most connected nodes, the co-author network, methods and the datasets "
-        "they were applied to, a page per name asked for, and index.html.",
-        epilog='Example: kg viz -g graph.kg -o pages/ --author "Julia Kempe" --depth 2',
-    )
-    add_graph_option(p)
-    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write pages to")
-    p.add_argument(
-        "--top",
-        type=positive_int,
-        default=150,
-        metavar="N",
-        help="nodes on the overview, by degree (default: 150)",
-    )
-    p.add_argument("--author", metavar="NAME", help="page of an author's co-author neighbourhood")
-    p.add_argument(
-        "--depth",
-        type=positive_int,
-        default=1,
-        metavar="K",
-        help="co-authorship steps for --author (default: 1)",
-    )
-    p.add_argument("--method", metavar="NAME", help="page of a method and its datasets")
-    p.add_argument(
-        "--dataset", metavar="NAME", help="page of a dataset or benchmark and its methods"
-    )
-    p.add_argument("--paper", metavar="KEY", help="page of a paper and the papers sharing concepts")
-    p.add_argument("--concept", metavar="NAME", help="page of a concept and its papers")
-    add_wait_option(p, "another kg viz into the folder")
-    p.set_defaults(func=cmd_viz)
-
+    add_viz_parser(sub, add_graph_option, load, graph_path)
     add_push_parser(sub)
     add_export_parser(sub)
     add_extract_parser(sub, FORMATS)

@@ -176,21 +176,52 @@ def _plain(attrs: dict[str, Any], clean: Cleaner) -> dict[str, Any]:
     }
 
 
-def plain_graph(G: nx.MultiDiGraph, clean: Cleaner | None = None) -> nx.MultiDiGraph:
-    """A graph of the rows of ``G`` for GraphML and GEXF: ``kind`` and properties per node,
-    keys and text passed through ``clean`` (a :class:`Cleaner`, by default a new one).
+#: Relationship properties renamed in GraphML and GEXF: GEXF reads ``start`` and ``end`` as
+#: a time interval, and the evidence offsets are not one.
+RENAMED = {"start": "evidence_start", "end": "evidence_end"}
 
-    A node's attributes are in name order (as a graph file loads them), a relationship's in
-    the graph's order.
+
+def plain_graph(G: nx.MultiDiGraph, clean: Cleaner | None = None) -> nx.MultiDiGraph:
+    """A graph of the rows of ``G`` for GraphML and GEXF: per node ``label`` (its readable
+    name, as on the pages), ``kind`` and properties; per relationship ``label`` (its type)
+    and properties, the evidence offsets as ``evidence_start``/``evidence_end``. Keys and
+    text pass through ``clean`` (a :class:`Cleaner`, by default a new one).
+
+    A paper's own short label is ``paper_label``. A node's attributes are in name order (as
+    a graph file loads them), a relationship's in the graph's order.
     """
+    from kg.viz.text import full_name  # the pages' names; kg.viz is loaded only when used
+
     clean = Cleaner() if clean is None else clean
     H: nx.MultiDiGraph = nx.MultiDiGraph(**_plain(G.graph, clean))
     H.add_nodes_from(
-        (clean(node.key), _plain(dict(sorted([("kind", node.kind), *node.props.items()])), clean))
+        (
+            clean(node.key),
+            {
+                "label": clean(full_name(G, node.key)),
+                **_plain(
+                    dict(
+                        sorted(
+                            [
+                                ("kind", node.kind),
+                                *(
+                                    ("paper_label" if name == "label" else name, value)
+                                    for name, value in node.props.items()
+                                ),
+                            ]
+                        )
+                    ),
+                    clean,
+                ),
+            },
+        )
         for node in node_rows(G)
     )
     for rel in relationship_rows(G):
-        H.add_edge(clean(rel.start), clean(rel.end), rel.type, **_plain(rel.props, clean))
+        props = {RENAMED.get(name, name): value for name, value in rel.props.items()}
+        H.add_edge(
+            clean(rel.start), clean(rel.end), rel.type, label=rel.type, **_plain(props, clean)
+        )
     return H
 
 
@@ -209,9 +240,13 @@ def export_graph(
         return export_neo4j_csv(G, output, import_dir=import_dir)
     if format not in FORMATS:
         raise KgError(f"unknown export format {format!r}; choose from {', '.join(FORMATS)}")
-    writer = nx.write_graphml if format == "graphml" else nx.write_gexf
     clean = Cleaner()
+    H = plain_graph(G, clean)
     with atomic_output(output, f"the {format} file", binary=True) as out:
-        writer(plain_graph(G, clean), out)
+        if format == "graphml":
+            nx.write_graphml(H, out)
+        else:
+            H.graph["mode"] = "static"
+            nx.write_gexf(H, out)
     clean.note(f"{format} (XML 1.0)")
     return None

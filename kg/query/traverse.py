@@ -12,6 +12,7 @@ what they derive from a graph is cached per graph (:mod:`kg.query.cache`): call
 
 from kg.query.cache import forget
 from kg.query.example import example_graph
+from kg.query.networks import coauthor_graph, method_dataset_graph
 from kg.query.traverse_coauthors import (
     coauthors,
     coauthors_within,
@@ -30,6 +31,7 @@ from kg.query.traverse_concepts import (
 from kg.query.traverse_methods import datasets_of, methods_on, top_method_dataset_pairs
 
 __all__ = [
+    "coauthor_graph",
     "coauthors",
     "coauthors_within",
     "collaboration_path",
@@ -39,6 +41,7 @@ __all__ = [
     "example_graph",
     "forget",
     "idf",
+    "method_dataset_graph",
     "methods_on",
     "papers_about",
     "papers_with",

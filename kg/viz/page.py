@@ -10,6 +10,7 @@ vis-network shows as text.
 
 import json
 import math
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -19,8 +20,9 @@ import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
-from kg.viz.text import display_name, full_name, node_tooltip
-from kg.viz.views import View, degree
+from kg.extractors.names import fold
+from kg.viz.text import display_name, full_name, node_details, node_tooltip
+from kg.viz.views import View, by_degree, degree
 
 #: Stabilisation iterations before physics stops: 2,000 nodes lay out in seconds, not minutes.
 STABILIZATION_ITERATIONS = 150
@@ -41,6 +43,23 @@ STYLE = {
 #: The style of a kind STYLE does not list (an entity type new to the vocabulary).
 DEFAULT_STYLE = ("#8c8c8c", "dot", "\u25cf")
 HIGHLIGHT_BORDER = "#000000"
+#: Community colours of the co-author page, largest community first; the rest share the last.
+COMMUNITY_COLOURS = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#59a14f",
+    "#b07aa1",
+    "#edc948",
+    "#76b7b2",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+)
+#: The best connected nodes of a page, whose labels stay readable at every zoom.
+TOP_LABELS = 30
+#: Screen size (px) of the top nodes' labels; other labels show once they are this big.
+LABEL_PX = 14
 
 
 def style_of(kind: str) -> tuple[str, str, str]:
@@ -107,23 +126,68 @@ def network_options() -> dict[str, Any]:
             },
         },
         "interaction": {"hover": True, "tooltipDelay": 150, "hideEdgesOnDrag": True},
-        "nodes": {"font": {"size": 14}},
+        "nodes": {
+            "font": {"size": LABEL_PX, "strokeWidth": 3, "strokeColor": "#ffffff"},
+            "scaling": {"label": {"drawThreshold": LABEL_PX}},
+        },
         "edges": {"color": {"inherit": False, "color": "#a0a0a0"}, "smooth": False},
     }
 
 
-def build_network(G: nx.MultiDiGraph, view: View) -> Network:
-    """The pyvis Network of a view: nodes styled by kind and sized by degree, edges by weight."""
+def community_colour(community: int) -> str:
+    """The colour of a community by its number (0 the largest).
+
+    >>> community_colour(0), community_colour(99) == COMMUNITY_COLOURS[-1]
+    ('#4e79a7', True)
+    """
+    return COMMUNITY_COLOURS[min(community, len(COMMUNITY_COLOURS) - 1)]
+
+
+def top_nodes(G: nx.MultiDiGraph, view: View) -> list[str]:
+    """The nodes whose labels are always shown: the highlighted ones and the ``TOP_LABELS``
+    best connected."""
+    return list(dict.fromkeys([*view.highlight, *by_degree(G, view.nodes)]))[:TOP_LABELS]
+
+
+def search_names(G: nx.MultiDiGraph, key: str) -> list[str]:
+    """The folded names (as the CLI lookup compares them) a node is found by in the page.
+
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("author:bs", kind="Author", name="Bernhard Schölkopf")
+    >>> search_names(G, "author:bs")
+    ['bernhardscholkopf']
+    """
+    names = [full_name(G, key), *(G.nodes[key].get("aliases") or ())]
+    return list(dict.fromkeys(f for f in map(fold, names) if f))
+
+
+def build_network(
+    G: nx.MultiDiGraph, view: View, pages: Mapping[str, str] | None = None
+) -> Network:
+    """The pyvis Network of a view: nodes styled by kind (or community) and sized by degree,
+    edges by weight; the top nodes flagged, each node's details and its own page (from
+    ``pages``, key -> file name) in its data."""
     net = Network(directed=True, cdn_resources="in_line")
     highlighted = set(view.highlight)
+    top = set(top_nodes(G, view))
+    community = dict(view.communities)
+    own = pages or {}
     for key in view.nodes:
         colour, shape, _ = style_of(G.nodes[key]["kind"])
+        if key in community:
+            colour = community_colour(community[key])
+        extra: dict[str, Any] = {"top": True} if key in top else {}
+        if own.get(key) and own[key] != f"{view.name}.html":
+            extra["page"] = own[key]
         net.add_node(
             key,
             label=display_name(G, key),
             name=full_name(G, key),
+            search=search_names(G, key),
+            details=node_details(G, key),
             title=node_tooltip(G, key),
             shape=shape,
+            **extra,
             color={"background": colour, "border": HIGHLIGHT_BORDER}
             if key in highlighted
             else colour,
@@ -158,17 +222,40 @@ def _assets() -> tuple[jinja2.Template, str, str]:
 
 
 def legend(G: nx.MultiDiGraph, view: View) -> list[tuple[str, str, str]]:
-    """(kind, colour, glyph) for each kind of node on the page, in schema order."""
+    """(what, colour, glyph) for each kind of node on the page, in schema order; on a page
+    coloured by community, each community named by its best connected member."""
+    if view.communities:
+        members: dict[int, list[str]] = {}
+        for key, community in view.communities:
+            members.setdefault(min(community, len(COMMUNITY_COLOURS) - 1), []).append(key)
+        glyph = style_of(schema.AUTHOR)[2]
+        return [
+            (
+                f"{display_name(G, by_degree(G, keys)[0])} and {len(keys) - 1:,} more"
+                if n < len(COMMUNITY_COLOURS) - 1
+                else f"smaller communities ({len(keys):,} authors)",
+                community_colour(n),
+                glyph,
+            )
+            for n, keys in sorted(members.items())
+        ]
     kinds = {G.nodes[key]["kind"] for key in view.nodes}
     return [
         (kind, style_of(kind)[0], style_of(kind)[2]) for kind in schema.NODE_KINDS if kind in kinds
     ]
 
 
-def render(G: nx.MultiDiGraph, view: View) -> str:
-    """The HTML text of one page."""
+def render(
+    G: nx.MultiDiGraph,
+    view: View,
+    *,
+    pages: Mapping[str, str] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> str:
+    """The HTML text of one page; ``pages`` maps node keys to the file names of their own
+    pages, ``meta`` is what the index reads back (which graph, when)."""
     template, vis_js, vis_css = _assets()
-    net = build_network(G, view)
+    net = build_network(G, view, pages)
     nodes, edges, _, _, _, _ = net.get_network_data()
     return template.render(
         title=view.title,
@@ -180,4 +267,10 @@ def render(G: nx.MultiDiGraph, view: View) -> str:
         edges_json=script_json(edges),
         options_json=script_json(net.options),
         highlight_json=script_json(list(view.highlight)),
+        label_px=LABEL_PX,
+        meta_json=json.dumps(
+            {"title": view.title, "note": view.note, "focus": list(view.highlight), **(meta or {})},
+            ensure_ascii=False,
+            sort_keys=True,
+        ),
     )

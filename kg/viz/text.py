@@ -9,6 +9,9 @@ from kg import schema
 LABEL_CHARS = 40
 TOOLTIP_SENTENCE_CHARS = 300
 TOOLTIP_AUTHORS = 8
+#: Paper names and evidence sentences in a node's details panel.
+DETAIL_ITEMS = 8
+DETAIL_EVIDENCE = 3
 
 
 def count(n: int, noun: str) -> str:
@@ -110,6 +113,47 @@ def node_tooltip(G: nx.MultiDiGraph, key: str) -> str:
             lines.append("Aliases: " + ", ".join(data["aliases"]))
         lines.append(f"Papers: {paper_count(G, key)}")
     return "\n".join(lines)
+
+
+def node_details(G: nx.MultiDiGraph, key: str) -> dict[str, object]:
+    """What a click on a node shows: its type, the names of (some of) its papers and how
+    many there are, and (some of) the sentences that name it (a paper: its authors and first
+    sentence)."""
+    data = G.nodes[key]
+    kind = data["kind"]
+    if kind == schema.PAPER:
+        authors = paper_authors(G, key)
+        sentence = first_sentence(data.get("abstract") or "")
+        return {
+            "kind": kind,
+            "papers": authors[:DETAIL_ITEMS],
+            "paperCount": len(authors),
+            "papersHeading": "Authors",
+            "evidence": [shorten(sentence, TOOLTIP_SENTENCE_CHARS)] if sentence else [],
+        }
+    papers = sorted(
+        {
+            p
+            for p in (*G.predecessors(key), *G.successors(key))
+            if G.nodes[p]["kind"] == schema.PAPER
+        }
+    )
+    evidence = sorted(
+        {
+            G.edges[p, key, rel]["evidence"]
+            for p in papers
+            if G.has_edge(p, key)
+            for rel in G[p][key]
+            if rel in schema.MENTION_RELS and G.edges[p, key, rel].get("evidence")
+        }
+    )
+    return {
+        "kind": kind,
+        "papers": sorted(full_name(G, p) for p in papers)[:DETAIL_ITEMS],
+        "paperCount": len(papers),
+        "papersHeading": "Papers",
+        "evidence": [shorten(e, TOOLTIP_SENTENCE_CHARS) for e in evidence[:DETAIL_EVIDENCE]],
+    }
 
 
 def edge_tooltip(G: nx.MultiDiGraph, u: str, v: str, rel: str) -> str:

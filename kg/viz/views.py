@@ -13,7 +13,9 @@ from typing import Any
 import networkx as nx
 
 from kg import schema
+from kg.errors import KgError
 from kg.query import traverse
+from kg.query.networks import coauthor_graph
 from kg.query.traverse_coauthors import collaborations
 from kg.query.traverse_methods import variants_of
 from kg.viz.text import count, display_name, edge_tooltip, full_name
@@ -25,6 +27,13 @@ MAX_NODES = 2000
 MAX_EDGES = 10_000
 #: Bytes of a page's file name at most (file systems allow 255), ".html" included.
 MAX_NAME_BYTES = 200
+#: Nodes on the whole-corpus co-author and method-dataset pages by default: few enough to read.
+READABLE_NODES = 300
+#: Most co-authorship steps of an author's page, as the coauthors_within query allows: three
+#: steps from a well connected author already reach thousands of a large corpus's authors.
+MAX_DEPTH = 3
+#: The seed of the community detection (Louvain), so a page is the same every time.
+COMMUNITY_SEED = 7
 #: Related papers on a paper's page, and paper names in a method-dataset edge's tooltip.
 RELATED_PAPERS = 30
 TOOLTIP_PAPERS = 5
@@ -49,6 +58,11 @@ class View:
     edges: tuple
     note: str
     highlight: tuple = ()
+    #: (key, community number) of each node when the page is coloured by community; the
+    #: communities are numbered by size, 0 the largest.
+    communities: tuple = ()
+    #: The overview's ``--top``, kept so a later run writes the same size.
+    top: int | None = None
 
 
 def degree(G: nx.MultiDiGraph, key: str) -> int:
@@ -88,7 +102,7 @@ def capped(
     top_left = max(degree(G, k) for k in left)
     note = (
         f" Left out {len(left):,} nodes of degree {top_left} or lower "
-        f"(a page holds at most {limit:,})."
+        f"(this page shows at most {limit:,})."
     )
     return tuple(by_degree(G, shown)), note
 
@@ -115,7 +129,7 @@ def overview(G: nx.MultiDiGraph, *, top: int = 150) -> View:
     )
     if top > MAX_NODES and G.number_of_nodes() > MAX_NODES:
         note += f" A page holds at most {MAX_NODES:,} nodes."
-    return View("overview", "Overview: the most connected nodes", nodes, edges, note)
+    return View("overview", "Overview: the most connected nodes", nodes, edges, note, top=top)
 
 
 def coauthor_pairs(G: nx.MultiDiGraph, authors: Iterable[str]) -> dict[tuple[str, str], Any]:
@@ -143,6 +157,26 @@ def left_out_edges(total: int, limit: int, top_left: float) -> str:
     )
 
 
+def coauthor_edges(G: nx.MultiDiGraph, nodes: Iterable[str]) -> tuple[tuple[Edge, ...], str]:
+    """The co-author links among ``nodes``, the ``MAX_EDGES`` heaviest, and the note on
+    those left out ("" if none)."""
+    pairs = sorted(coauthor_pairs(G, nodes).items(), key=lambda item: (-item[1], item[0]))
+    left = ""
+    if len(pairs) > MAX_EDGES:  # the heaviest links, before any text is made for them
+        left = left_out_edges(len(pairs), MAX_EDGES, pairs[MAX_EDGES][1])
+    edges = tuple(
+        Edge(
+            a,
+            b,
+            n,
+            f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}",
+            arrows="",
+        )
+        for (a, b), n in sorted(pairs[:MAX_EDGES])
+    )
+    return edges, left
+
+
 def coauthor_view(
     G: nx.MultiDiGraph,
     name: str,
@@ -155,19 +189,8 @@ def coauthor_view(
 ) -> View:
     """Authors joined by their shared papers (edge width = shared papers)."""
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
-    pairs = sorted(coauthor_pairs(G, nodes).items(), key=lambda item: (-item[1], item[0]))
-    if len(pairs) > MAX_EDGES:  # the heaviest links, before any text is made for them
-        left += left_out_edges(len(pairs), MAX_EDGES, pairs[MAX_EDGES][1])
-    edges = tuple(
-        Edge(
-            a,
-            b,
-            n,
-            f"{count(n, 'shared paper')}: {display_name(G, a)} and {display_name(G, b)}",
-            arrows="",
-        )
-        for (a, b), n in sorted(pairs[:MAX_EDGES])
-    )
+    edges, left_edges = coauthor_edges(G, nodes)
+    left += left_edges
     note = (
         f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links "
         f"(edge width = shared papers).{left}"
@@ -175,17 +198,70 @@ def coauthor_view(
     return View(name, title, nodes, edges, note, tuple(highlight))
 
 
-def coauthor_network(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
-    """Every author, joined to each co-author by the number of papers they share."""
-    authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
-    return coauthor_view(G, "coauthors", "Co-author network", authors, limit=limit)
+def largest_component(C: nx.Graph) -> list[str]:
+    """The sorted keys of the largest connected component of ``C`` (of equal ones, the one
+    with the smallest key)."""
+    components = [sorted(c) for c in nx.connected_components(C)]
+    return min(components, key=lambda c: (-len(c), c[0]), default=[])
+
+
+def communities(C: nx.Graph, keys: Sequence[str]) -> dict[str, int]:
+    """Louvain communities (by shared-paper weight) of ``keys`` in ``C``, numbered by size
+    (0 the largest; ties by smallest key). Seeded and run on integer labels in key order, so
+    the result does not depend on string hashing."""
+    keys = sorted(keys)
+    number = {k: i for i, k in enumerate(keys)}
+    H: nx.Graph = nx.Graph()
+    H.add_nodes_from(range(len(keys)))
+    H.add_weighted_edges_from(
+        (number[a], number[b], C.edges[a, b]["weight"]) for a, b in C.subgraph(keys).edges
+    )
+    groups = [
+        sorted(keys[i] for i in group)
+        for group in nx.community.louvain_communities(H, weight="weight", seed=COMMUNITY_SEED)
+    ]
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return {k: n for n, group in enumerate(groups) for k in group}
+
+
+def coauthor_network(G: nx.MultiDiGraph, *, limit: int = READABLE_NODES) -> View:
+    """The best connected authors of the largest group of co-authors (the largest connected
+    component), coloured by community, joined by the number of papers they share."""
+    C = coauthor_graph(G)
+    group = largest_component(C)
+    nodes, _ = capped(G, group, limit=limit)
+    found = communities(C, nodes)
+    edges, left = coauthor_edges(G, nodes)
+    others = max(0, nx.number_connected_components(C) - 1)
+    groups = len(set(found.values()))
+    note = (
+        f"The {len(nodes):,} best connected of the {len(group):,} authors in the largest group "
+        f"of co-authors ({C.number_of_nodes():,} authors in all, "
+        f"{count(others, 'other group')}), coloured by community "
+        f"({groups:,} {'community' if groups == 1 else 'communities'}, Louvain on shared "
+        "papers); "
+        f"{count(len(edges), 'co-author link')} (edge width = shared papers).{left}"
+    )
+    return View(
+        "coauthors",
+        "Co-author network",
+        tuple(nodes),
+        edges,
+        note,
+        communities=tuple((k, found[k]) for k in nodes),
+    )
 
 
 def author_neighbourhood(
     G: nx.MultiDiGraph, author: str, *, depth: int = 1, limit: int = MAX_NODES
 ) -> View:
-    """An author (a key) and everyone within ``depth`` co-authorship steps, the author
-    highlighted."""
+    """An author (a key) and everyone within ``depth`` co-authorship steps (1 to
+    ``MAX_DEPTH``), the author highlighted."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise KgError(
+            f"depth {depth}: an author's page goes 1 to {MAX_DEPTH} co-authorship steps "
+            "(three steps already reach thousands of authors of a large corpus)"
+        )
     rows = traverse.coauthors_within(G, author, hops=depth)
     authors = [author, *(row["key"] for row in rows)]
     steps = count(depth, "step")
@@ -262,7 +338,7 @@ def variant_edges(G: nx.MultiDiGraph, keys: Iterable[str]) -> list[Edge]:
     )
 
 
-def method_dataset(G: nx.MultiDiGraph, *, limit: int = MAX_NODES) -> View:
+def method_dataset(G: nx.MultiDiGraph, *, limit: int = READABLE_NODES) -> View:
     """Methods and the datasets and benchmarks they were applied to (edge width = papers)."""
     methods = sorted({m for m, _, rel in G.edges(keys=True) if rel == schema.APPLIED_TO})
     rows = [row for m in methods for row in traverse.datasets_of(G, m)]

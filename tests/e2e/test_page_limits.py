@@ -33,7 +33,7 @@ def graph_of(*papers):
 def test_a_paper_of_1300_authors_gives_a_page_under_10_mb_that_says_what_it_left_out():
     names = [f"Author{i:04d} Person{chr(65 + i % 26)}" for i in range(1300)]
     G = graph_of(("paper:big", names), ("paper:two", names[:2]))
-    view = views.coauthor_network(G)
+    view = views.author_neighbourhood(G, author_key(names[0]))
     assert len(view.nodes) == 1300 and len(view.edges) == views.MAX_EDGES
     assert "Left out 834,350 of 844,350 edges, of weight 1 or lower" in view.note
     # The heaviest link (two shared papers) is kept.
@@ -41,6 +41,10 @@ def test_a_paper_of_1300_authors_gives_a_page_under_10_mb_that_says_what_it_left
     page = render(G, views.fitted(view))
     assert len(page.encode()) < PAGE_BYTES
     assert "Left out 834,350 of 844,350 edges" in page
+    # The whole-corpus page shows fewer authors, and its links are capped all the same.
+    network = views.coauthor_network(G)
+    assert len(network.nodes) == views.READABLE_NODES
+    assert len(network.edges) == views.MAX_EDGES and "Left out 34,850 of 44,850" in network.note
 
 
 def test_fitted_caps_any_view_by_weight_and_keeps_its_order():

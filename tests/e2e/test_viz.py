@@ -263,15 +263,21 @@ def test_coauthor_network_counts_repeat_collaborations():
 
 def test_capped_view_keeps_centre_and_says_what_it_left_out():
     G = random_graph(50)
-    view = views.coauthor_network(G, limit=10)
+    authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
+    view = views.coauthor_view(G, "some", "Some authors", authors, limit=10)
     assert len(view.nodes) == 10
     assert re.fullmatch(
         r"10 of \d+ authors, \d+ co-author links \(edge width = shared papers\)\. "
-        r"Left out \d+ nodes of degree \d+ or lower \(a page holds at most 10\)\.",
+        r"Left out \d+ nodes of degree \d+ or lower \(this page shows at most 10\)\.",
         view.note,
     ), view.note
     authors = [k for k, kind in G.nodes(data="kind") if kind == schema.AUTHOR]
     least = views.by_degree(G, authors)[-1]
+    network = views.coauthor_network(G, limit=10)
+    assert len(network.nodes) == 10 and network.note.startswith(
+        "The 10 best connected of the 47 authors in the largest group of co-authors "
+        "(47 authors in all, 0 other groups), coloured by community "
+    )
     nodes, note = views.capped(G, authors, limit=3, keep=[least])
     assert least in nodes and len(nodes) == 3
 
@@ -447,7 +453,8 @@ def test_render_is_offline():
     assert "default-src 'none'" in html
 
 
-def test_write_views_is_deterministic(tmp_path):
+def test_write_views_is_deterministic(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     G = small_graph()
     first = write_views(G, tmp_path / "a", standard_views(G))
     second = write_views(reversed_copy(G), tmp_path / "b", standard_views(reversed_copy(G)))
@@ -488,7 +495,7 @@ def test_kg_viz_gives_same_bytes_under_different_hash_seeds(tmp_path):
             ],
             check=True,
             capture_output=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
+            env={**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": "1767225600"},
         )
         outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert len(outputs[0]) == 8 and outputs[0] == outputs[1]
@@ -751,7 +758,7 @@ def test_cli_viz_writes_pages_and_reports_unknown_names(tmp_path, capsys):
                 "0",
             ]
         )
-    assert "--depth: expected a whole number of at least 1, got '0'" in capsys.readouterr().err
+    assert "--depth: expected a whole number from 1 to 3, got '0'" in capsys.readouterr().err
     assert not (tmp_path / "more").exists()
     (tmp_path / "file").write_text("not a folder")
     assert main(["viz", "-g", str(graph), "-o", str(tmp_path / "file" / "pages")]) == 1

@@ -155,3 +155,50 @@ def test_neo4j_csv_on_a_full_disk_says_which_files_were_written(tmp_path, monkey
     assert written.split(", ") == sorted(os.listdir(tmp_path)) and len(written.split(", ")) == 2
     assert left.split(", ")[0] == os.path.basename(calls[2])
     assert left.endswith("constraints.cypher, import-command.txt") and "\n" not in message
+
+
+@pytest.mark.parametrize("format, reader", [("graphml", nx.read_graphml), ("gexf", nx.read_gexf)])
+def test_labels_are_names_and_offsets_are_named(tmp_path, format, reader):
+    G = small_graph()
+    path = tmp_path / f"graph.{format}"
+    export_graph(G, path, format=format)
+    H = reader(path)
+    assert H.nodes["method:lora"]["label"] == "LoRA"
+    author = next(k for k, kind in G.nodes(data="kind") if kind == "Author")
+    assert H.nodes[author]["label"] == G.nodes[author]["name"]
+    mix = G.nodes[paper("mix")]
+    assert H.nodes[paper("mix")]["label"] == (mix.get("title") or mix.get("label"))
+    if mix.get("label"):
+        assert H.nodes[paper("mix")]["paper_label"] == mix["label"]
+    uses = [d for _, _, d in H.edges(data=True) if d.get("label") == "USES"]
+    assert uses and all("start" not in d and "end" not in d for d in uses)
+    u, v, k = next((u, v, k) for u, v, k in G.edges(keys=True) if k == "USES")
+    original = G.edges[u, v, k]
+    assert {(d["evidence_start"], d["evidence_end"]) for d in uses} >= {
+        (original["start"], original["end"])
+    }
+
+
+def test_gexf_is_static_strict_xml(tmp_path):
+    path = tmp_path / "graph.gexf"
+    export_graph(small_graph(), path, format="gexf")
+    root = ElementTree.parse(path).getroot()
+    ns = {"g": root.tag[1:].split("}")[0]}
+    graph = root.find("g:graph", ns)
+    assert graph.get("mode") == "static" and graph.get("timeformat") is None
+    for element in root.iter():
+        assert "start" not in element.attrib and "end" not in element.attrib, element.tag
+    assert {a.get("mode") for a in root.iter(f"{{{ns['g']}}}attributes")} == {"static"}
+    titles = {a.get("title") for a in root.iter(f"{{{ns['g']}}}attribute")}
+    assert {"evidence_start", "evidence_end"} <= titles and not {"start", "end"} & titles
+    labels = {n.get("id"): n.get("label") for n in root.iter(f"{{{ns['g']}}}node")}
+    assert labels["method:lora"] == "LoRA"
+
+
+def test_graphml_is_strict_xml_with_label_key(tmp_path):
+    path = tmp_path / "graph.graphml"
+    export_graph(small_graph(), path, format="graphml")
+    root = ElementTree.parse(path).getroot()
+    keys = {(k.get("for"), k.get("attr.name")) for k in root.iter() if k.tag.endswith("key")}
+    assert {("node", "label"), ("edge", "evidence_start"), ("edge", "evidence_end")} <= keys
+    assert ("edge", "start") not in keys
