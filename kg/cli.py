@@ -13,7 +13,7 @@ from kg import __version__
 from kg.cli_extract import add_extract_parser
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
-from kg.terminal import is_terminal, print_json, say
+from kg.terminal import print_json, say
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -162,37 +162,31 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query.named import (
-        describe,
-        list_queries,
-        load_query,
-        parse_assignments,
-        related_to_text,
-        run_query,
-    )
-    from kg.query.render import render
+    from kg.query.named import load_query, parse_assignments, related_to_text, run_query
+    from kg.query.show import graph_names, print_rows, query_list, runner_names
 
     if args.list or not args.name:
-        print("\n".join(describe(q) for q in list_queries()))
+        print(query_list())
         return 0
     query, given = load_query(args.name), parse_assignments(args.param)
     if args.text is not None:
-        rows = related_to_text(load(args), query, args.text, given)
+        G = load(args)
+        rows = related_to_text(G, query, args.text, given)
+        print_rows(rows, output_format(args), names=graph_names(G), keys=args.keys)
     else:
         with open_runner(args) as run:
             rows = run_query(query, run, given)
-    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
+            print_rows(rows, output_format(args), names=runner_names(run), keys=args.keys)
     return 0
 
 
 def cmd_cypher(args: argparse.Namespace) -> int:
     from kg.query.named import parse_values
-    from kg.query.render import render
+    from kg.query.show import print_rows, runner_names
 
     params = parse_values(args.param)
     with open_runner(args) as run:
-        rows = run(args.statement, params)
-    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
+        print_rows(run(args.statement, params), output_format(args), names=runner_names(run))
     return 0
 
 
@@ -404,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
     p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    p.add_argument("--keys", action="store_true", help="tables: show the key columns too")
     p.add_argument(
         "--text", metavar="TEXT", help="related_papers of a title and abstract not in the graph"
     )
