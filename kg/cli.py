@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg import __version__
 from kg.cli_extract import add_extract_parser
+from kg.cli_help import ArgumentParser
 from kg.errors import KgError, name_notes
 from kg.schema import DEFAULT_GRAPH
 from kg.terminal import print_json, say
@@ -334,7 +335,7 @@ def add_export_parser(sub: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     from kg.extractors.read import FORMATS
 
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="kg",
         description="Knowledge graphs of research papers.",
         epilog="Example: kg build samples/ -o graph.kg && kg stats -g graph.kg",
@@ -348,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read listings (paper-search pages, daily-papers feeds, JSONL, JSON, CSV, "
         "BibTeX; files, directories or globs) into a graph file. An existing "
         "graph file is added to: known papers are kept, new ones added.",
-        epilog="Example: kg build ../shared/seeds/*.txt papers.jsonl -o graph.kg",
+        epilog="Example: kg build ../shared/seeds/*.txt samples/ -o graph.kg",
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
     p.add_argument(
@@ -412,8 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run one read-only Cypher statement on the embedded engine (FalkorDB, "
         "materialised beside the graph file as GRAPH.falkordb/ and reused until "
         "the graph changes), or on a Bolt server with --uri.",
-        epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
-        'RETURN p.title" --param k="author:juliakempe"',
+        epilog="Example: kg cypher 'MATCH (a:Author {key: $k})-[:AUTHORED]->(:Paper)-[:USES]->"
+        "(m:Method) RETURN m.name AS method, count(*) AS papers ORDER BY papers DESC, method' "
+        "--param k=author:juliakempe -g graph.kg",
     )
     p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
     add_graph_option(p)
