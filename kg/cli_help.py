@@ -2,6 +2,7 @@
 line, never wrapped), so that it can be copied into a shell and run as shown."""
 
 import argparse
+from typing import Any
 
 EXAMPLE = "Example: "
 
@@ -18,7 +19,7 @@ class HelpFormatter(argparse.HelpFormatter):
 class ArgumentParser(argparse.ArgumentParser):
     """A parser (and, through ``add_subparsers``, subparsers) with :class:`HelpFormatter`."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
