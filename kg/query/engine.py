@@ -35,6 +35,7 @@ from kg.errors import KgError
 from kg.query.load import BulkCommand, load_columns
 from kg.query.render import Rows, node_value, relationship_value
 from kg.rows import node_columns, relationship_columns
+from kg.terminal import safe_text
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -457,7 +458,7 @@ def embedded_runner(
     start = time.monotonic()
     sys.stderr.write(
         "loading the graph into the embedded engine (first query after a build; "
-        f"cached in {cache_dir(graph_path)}{os.sep}) ..."
+        f"cached in {safe_text(os.path.abspath(cache_dir(graph_path)), keep='')}{os.sep}) ..."
     )
     sys.stderr.flush()
     try:
