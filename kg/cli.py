@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from kg import __version__
 from kg.cli_extract import add_extract_parser
+from kg.cli_help import ArgumentParser
 from kg.cli_pool import add_pool_options, open_pool
 from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
 from kg.cli_viz import add_viz_parser
 from kg.errors import KgError, user_notes
 from kg.schema import DEFAULT_GRAPH
-from kg.terminal import is_terminal, print_json, say
+from kg.terminal import print_json, say
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -159,37 +160,31 @@ def output_format(args: argparse.Namespace) -> str:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query.named import (
-        describe,
-        list_queries,
-        load_query,
-        parse_assignments,
-        related_to_text,
-        run_query,
-    )
-    from kg.query.render import render
+    from kg.query.named import load_query, parse_assignments, related_to_text, run_query
+    from kg.query.show import graph_names, print_rows, query_list, runner_names
 
     if args.list or not args.name:
-        print("\n".join(describe(q) for q in list_queries()))
+        print(query_list())
         return 0
     query, given = load_query(args.name), parse_assignments(args.param)
     if args.text is not None:
-        rows = related_to_text(load(args), query, args.text, given)
+        G = load(args)
+        rows = related_to_text(G, query, args.text, given)
+        print_rows(rows, output_format(args), names=graph_names(G), keys=args.keys)
     else:
         with open_runner(args) as run:
             rows = run_query(query, run, given)
-    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
+            print_rows(rows, output_format(args), names=runner_names(run), keys=args.keys)
     return 0
 
 
 def cmd_cypher(args: argparse.Namespace) -> int:
     from kg.query.named import parse_values
-    from kg.query.render import render
+    from kg.query.show import print_rows, runner_names
 
     params = parse_values(args.param)
     with open_runner(args) as run:
-        rows = run(args.statement, params)
-    sys.stdout.write(render(rows, output_format(args), terminal=is_terminal(sys.stdout)))
+        print_rows(run(args.statement, params), output_format(args), names=runner_names(run))
     return 0
 
 
@@ -314,7 +309,7 @@ def add_export_parser(sub: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     from kg.extractors.read import FORMATS
 
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="kg",
         description="Knowledge graphs of research papers.",
         epilog="Example: kg build samples/ -o graph.kg && kg stats -g graph.kg",
@@ -328,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read listings (paper-search pages, daily-papers feeds, JSONL, JSON, CSV, "
         "BibTeX; files, directories or globs) into a graph file. An existing "
         "graph file is added to: known papers are kept, new ones added.",
-        epilog="Example: kg build ../shared/seeds/*.txt papers.jsonl -o graph.kg",
+        epilog="Example: kg build ../shared/seeds/*.txt samples/ -o graph.kg",
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="listing files, directories, globs")
     p.add_argument(
@@ -377,6 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", nargs="?", metavar="NAME", help="query name (see --list)")
     p.add_argument("--list", action="store_true", help="list the queries and their parameters")
+    p.add_argument("--keys", action="store_true", help="tables: show the key columns too")
     p.add_argument(
         "--text", metavar="TEXT", help="related_papers of a title and abstract not in the graph"
     )
@@ -390,8 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run one read-only Cypher statement on the embedded engine (FalkorDB, "
         "materialised beside the graph file as GRAPH.falkordb/ and reused until "
         "the graph changes), or on a Bolt server with --uri.",
-        epilog='Example: kg cypher "MATCH (a:Author {key: $k})-[:AUTHORED]->(p) '
-        'RETURN p.title" --param k="author:juliakempe"',
+        epilog="Example: kg cypher 'MATCH (a:Author {key: $k})-[:AUTHORED]->(:Paper)-[:USES]->"
+        "(m:Method) RETURN m.name AS method, count(*) AS papers ORDER BY papers DESC, method' "
+        "--param k=author:juliakempe -g graph.kg",
     )
     p.add_argument("statement", metavar="CYPHER", help="the Cypher statement")
     add_graph_option(p)

@@ -13,7 +13,9 @@ node kind in a build, columns in the exports and an entry of the pages' legend.
 import hashlib
 import re
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from kg.extractors.records import (
     BENCHMARK,
@@ -143,6 +145,35 @@ def paper_key(abstract: str, external_id: object = None) -> str:
     if external_id:
         return f"paper:{collapse_whitespace(str(external_id))}"
     return f"paper:{content_hash(abstract)}"
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of an abstract (up to the first ., ! or ? followed by a space).
+
+    >>> first_sentence("We study X. It works.")
+    'We study X.'
+    >>> first_sentence("No full stop")
+    'No full stop'
+    """
+    text = collapse_whitespace(text)
+    match = re.search(r"[.!?](?=\s)", text)
+    return text[: match.end()] if match else text
+
+
+def paper_name(props: Mapping[str, Any]) -> str:
+    """What a paper is called, from its properties: its label, its title, else its
+    abstract's first sentence (pages and tables show this), else its key.
+
+    >>> paper_name({"key": "paper:1", "title": None, "abstract": "We study X. It works."})
+    'We study X.'
+    """
+    return (
+        props.get("label")
+        or props.get("title")
+        or first_sentence(props.get("abstract") or "")
+        or props.get("key")
+        or ""
+    )
 
 
 def area_key(name: str) -> str:

@@ -35,6 +35,7 @@ from kg.graph.related import add_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus
 from kg.graph.similar import Settings
 from kg.lock import DEFAULT_WAIT, graph_lock
+from kg.progress import Steps
 from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
 
 #: A listing file, folder or glob.
@@ -151,8 +152,11 @@ def build_graph(
     G = new_graph() if graph is None else graph
     mentions = {} if mentions is None else mentions
     problems: list[Problem] = []
+    steps = Steps(progress)
+    steps.start("reading listings")
     records = read_listings(inputs, format=format, problems=problems)
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
+    steps.done()
     report.problems = problems
     bar = tqdm(
         total=len(to_extract),
@@ -177,6 +181,7 @@ def build_graph(
         mentions[key] = found
         bar.update()
     bar.close()
+    steps.start("resolving names and author identity")
     if resolution is not None:
         resolution.extend([(key, mentions[key]) for key in keys])
     assemble_mentions(G, mentions, resolution=resolution)
@@ -188,7 +193,9 @@ def build_graph(
         if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
     )
     set_coauthor_counts(G, authors)
+    steps.start("finding related papers")
     add_similar_edges(G, settings=Settings(k=related))
+    steps.done()
     report.seconds = time.perf_counter() - started
     return G, report
 
@@ -232,8 +239,11 @@ def build(
         adding = os.path.exists(output) and not fresh
         # Adding: the workers import spaCy and build the pipeline while the graph loads.
         with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
+            steps = Steps(progress and adding)
+            steps.start(f"loading {os.fspath(output)}")
             G = load_graph(output, entity_layer=False) if adding else None
             mentions = load_mentions(output) if adding else {}
+            steps.done()
             with paused_gc():
                 G, report = build_graph(
                     inputs,
@@ -255,7 +265,10 @@ def build(
                 f"{len(report.problems)} bad input(s) and --strict given; "
                 f"first: {report.problems[0]}"
             )
+        steps = Steps(progress)
+        steps.start(f"saving {os.fspath(output)}")
         with paused_gc():
             report.graph_path = save_graph(G, output, mentions=mentions)
+        steps.done()
     report.seconds = time.perf_counter() - started
     return G, report

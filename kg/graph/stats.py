@@ -8,6 +8,7 @@ from typing import Any
 import networkx as nx
 
 from kg import schema as S
+from kg.cells import cut, pad
 from kg.graph._nx import node_attrs, successors
 from kg.terminal import safe_text
 
@@ -73,16 +74,23 @@ def format_stats(stats: dict[str, Any]) -> str:
         f"Papers per source ({stats['papers_with_authors']:,} of "
         f"{stats['papers']:,} papers have authors)"
     )
-    lines += [f"  {safe_text(src, keep=''):<40} {n:>6,}" for src, n in stats["sources"].items()]
+    lines += [f"  {_name(src)} {n:>6,}" for src, n in stats["sources"].items()]
     if stats["top_authors"]:
         lines.append("Most prolific authors")
-        lines += [
-            f"  {safe_text(a['name'], keep=''):<40} {a['papers']:>4} papers"
-            for a in stats["top_authors"]
-        ]
+        lines += [f"  {_name(a['name'])} {a['papers']:>4} papers" for a in stats["top_authors"]]
         lines.append("Authors with most co-authors")
         lines += [
-            f"  {safe_text(a['name'], keep=''):<40} {a['coauthors']:>4} co-authors"
+            f"  {_name(a['name'])} {a['coauthors']:>4} co-authors"
             for a in stats["most_connected_authors"]
         ]
     return "\n".join(lines)
+
+
+def _name(text: str, width: int = 40) -> str:
+    """A name or file name on one line, safe for a terminal, in ``width`` cells (cut with an
+    ellipsis when longer; wide characters take two).
+
+    >>> _name("王小明", 8) + "|"
+    '王小明  |'
+    """
+    return pad(cut(safe_text(text, keep=""), width), width)

@@ -267,7 +267,27 @@ def _rows(tx: Any, cypher: str, params: dict) -> list[dict]:
     from kg.query.render import Rows
 
     result = tx.run(cypher, params)
-    return Rows(result.keys(), [record.data() for record in result])
+    return Rows.of(result.keys(), ([bolt_plain(v) for v in record.values()] for record in result))
+
+
+def bolt_plain(value: Any) -> Any:
+    """A Bolt value as plain data, as the embedded engine gives it: nodes and relationships
+    become property dicts with their labels or type, a path its nodes."""
+    import neo4j.graph
+
+    from kg.query.render import node_value, relationship_value
+
+    if isinstance(value, neo4j.graph.Node):
+        return node_value(value.labels, dict(value))
+    if isinstance(value, neo4j.graph.Relationship):
+        return relationship_value(value.type, dict(value))
+    if isinstance(value, neo4j.graph.Path):
+        return [bolt_plain(n) for n in value.nodes]
+    if isinstance(value, list):
+        return [bolt_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: bolt_plain(v) for k, v in value.items()}
+    return value
 
 
 def connection_error(exc: Exception, settings: Settings) -> BoltError:

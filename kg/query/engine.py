@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from kg.errors import KgError
 from kg.extractors.children import die_with_parent
 from kg.query.load import BulkCommand, load_columns
-from kg.query.render import Rows
+from kg.query.render import Rows, node_value, relationship_value
 from kg.rows import node_columns, relationship_columns
 
 if TYPE_CHECKING:
@@ -317,12 +317,16 @@ def plain_text(value: bytes | str) -> str:
 
 
 def plain(value: Any) -> Any:
-    """A FalkorDB value as plain data: nodes and relationships become property dicts."""
+    """A FalkorDB value as plain data: nodes and relationships become property dicts with
+    their labels or type (:func:`kg.query.render.node_value`), a path its nodes."""
     if isinstance(value, list):
         return [plain(v) for v in value]
     properties = getattr(value, "properties", None)
     if isinstance(properties, dict):
-        return dict(properties)
+        relation = getattr(value, "relation", None)
+        if isinstance(relation, str):
+            return relationship_value(relation, properties)
+        return node_value(getattr(value, "labels", None) or [], properties)
     nodes = getattr(value, "nodes", None)
     if callable(nodes):  # a path: its nodes in order
         return [plain(n) for n in nodes()]

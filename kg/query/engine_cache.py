@@ -18,6 +18,7 @@ from kg.errors import KgError, KgNote
 from kg.files import remove_stale_temp_files
 from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.engine import QUERY_TIMEOUT, RDB_NAME, EmbeddedEngine, one_line, open_graph
+from kg.terminal import safe_text
 
 CACHE_SUFFIX = ".falkordb"
 STAMP_NAME = "stamp.json"
@@ -149,7 +150,7 @@ def embedded_runner(
     start = time.monotonic()
     sys.stderr.write(
         "loading the graph into the embedded engine (first query after a build; "
-        f"cached in {cache_dir(graph_path)}{os.sep}) ..."
+        f"cached in {safe_text(os.path.abspath(cache_dir(graph_path)), keep='')}{os.sep}) ..."
     )
     sys.stderr.flush()
     try:

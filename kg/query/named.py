@@ -20,6 +20,7 @@ A *runner* is any callable ``runner(cypher, params) -> list[dict]``: the embedde
 import difflib
 import json
 import re
+import textwrap
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -102,7 +103,23 @@ def parse_query(path: str | Path) -> Query:
                 help_text,
             )
         )
-    return Query(path.stem, path, first.partition(":")[2].strip(), tuple(params), text)
+    return Query(path.stem, path, _summary(lines), tuple(params), text)
+
+
+def _summary(lines: Sequence[str]) -> str:
+    """The header's first sentence: the first line after the name, and the comment lines
+    that continue it (up to ``// Parameters:`` or a blank comment line).
+
+    >>> _summary(["// q: the papers that name", "// a concept.", "// Parameters:"])
+    'the papers that name a concept.'
+    """
+    parts = [lines[0].partition(":")[2].strip()]
+    for line in lines[1:]:
+        rest = line.removeprefix("//").strip()
+        if not line.startswith("//") or not rest or re.match(r"[A-Z]\w*:", rest):
+            break
+        parts.append(rest)
+    return " ".join(parts)
 
 
 def list_queries(directory: str | Path = QUERY_DIR) -> list[Query]:
@@ -121,13 +138,24 @@ def load_query(name: str, directory: str | Path = QUERY_DIR) -> Query:
     return parse_query(path)
 
 
-def describe(query: Query) -> str:
-    """One line per query: name, parameters, summary (for ``kg query --list``)."""
+def describe(query: Query, width: int = 80) -> str:
+    """The query's name and parameters, then its whole summary wrapped to ``width``
+    columns (for ``kg query --list``).
+
+    >>> print(describe(load_query("papers_with"), width=60))
+    papers_with concept=<Concept>
+        every paper that names a concept (Method, Dataset,
+        Benchmark, Task, Metric or keyphrase Concept), with how
+        it names it.
+    """
     params = " ".join(
         f"{p.name}=<{p.type}>" if p.default is None else f"[{p.name}={p.default}]"
         for p in query.params
     )
-    return f"{query.name} {params}\n    {query.summary}"
+    summary = textwrap.fill(
+        query.summary, width=max(width, 40), initial_indent="    ", subsequent_indent="    "
+    )
+    return f"{query.name} {params}\n{summary}"
 
 
 # ------------------------------------------------------------------------------ parameters

@@ -1,7 +1,5 @@
 """What a page says about nodes and edges: display names and plain-text tooltips."""
 
-import re
-
 import networkx as nx
 
 from kg import schema
@@ -39,29 +37,11 @@ def shorten(text: str, limit: int) -> str:
     return cut + "\u2026"
 
 
-def first_sentence(text: str) -> str:
-    """The first sentence of an abstract (up to the first ., ! or ? followed by a space).
-
-    >>> first_sentence("We study X. It works.")
-    'We study X.'
-    >>> first_sentence("No full stop")
-    'No full stop'
-    """
-    text = schema.collapse_whitespace(text)
-    match = re.search(r"[.!?](?=\s)", text)
-    return text[: match.end()] if match else text
-
-
 def full_name(G: nx.MultiDiGraph, key: str) -> str:
     """What a node is called: a paper's label, title or first sentence; an entity's name."""
     data = G.nodes[key]
     if data["kind"] == schema.PAPER:
-        return (
-            data.get("label")
-            or data.get("title")
-            or first_sentence(data.get("abstract") or "")
-            or key
-        )
+        return schema.paper_name(data) or key
     return data.get("name") or key
 
 
@@ -101,7 +81,7 @@ def node_tooltip(G: nx.MultiDiGraph, key: str) -> str:
             data.get("label") or data.get("title") or key,
             f"Authors: {shown or 'unknown'}",
             f"Area: {data.get('area') or 'unknown'}",
-            shorten(first_sentence(data.get("abstract") or ""), TOOLTIP_SENTENCE_CHARS),
+            shorten(schema.first_sentence(data.get("abstract") or ""), TOOLTIP_SENTENCE_CHARS),
         ]
     elif kind == schema.AUTHOR:
         lines = [data.get("name") or key, f"Author of {count(paper_count(G, key), 'paper')}"]
@@ -123,7 +103,7 @@ def node_details(G: nx.MultiDiGraph, key: str) -> dict[str, object]:
     kind = data["kind"]
     if kind == schema.PAPER:
         authors = paper_authors(G, key)
-        sentence = first_sentence(data.get("abstract") or "")
+        sentence = schema.first_sentence(data.get("abstract") or "")
         return {
             "kind": kind,
             "papers": authors[:DETAIL_ITEMS],

@@ -89,14 +89,16 @@ def test_properties_round_trip(G, run):
     assert applied == [{"papers": 2, "keys": edge["paper_keys"], "score": 1.0}]
 
 
-def test_nodes_come_back_as_property_dicts(run):
+def test_nodes_come_back_as_property_dicts_with_their_labels(run):
     rows = run("MATCH (b:Benchmark) RETURN b")
-    assert rows == [{"b": {"key": "benchmark:glue", "name": "GLUE", "aliases": []}}]
+    glue = {"_labels": ["Benchmark", "Concept"], "key": "benchmark:glue", "name": "GLUE"}
+    assert rows == [{"b": {**glue, "aliases": []}}]
 
 
 def test_relationships_and_paths_come_back_as_plain_data(run):
     rows = run("MATCH p = (a:Author {key: 'author:adalovelace'})-[r:AUTHORED]->(x) RETURN p, r")
-    assert rows[0]["r"] == {"position": 1, "truncated_list": False}
+    assert rows[0]["r"] == {"_type": "AUTHORED", "position": 1, "truncated_list": False}
+    assert rows[0]["p"][0]["_labels"] == ["Author"]
     assert [n["key"] for n in rows[0]["p"]] == ["author:adalovelace", rows[0]["p"][1]["key"]]
     assert rows[0]["p"][1]["title"] == "Lonely Paper"
 

@@ -63,7 +63,7 @@ def test_cli_query_table(graph_file, capsys):
 
     assert main(["query", "coauthors", "--param", "author=julia kempe", "-g", graph_file]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["coauthor", "key", "shared", "papers"]
+    assert lines[0].split() == ["coauthor", "shared", "papers"]  # keys only with --keys
     assert lines[2].startswith("Rémi Munos") and lines[-1] == "(2 rows)"
 
 

@@ -147,15 +147,14 @@ def test_exemptions_are_unambiguous() -> None:
         assert len(hits) <= 1, f"{command!r} matches several exemptions: {hits}"
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _scratch(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
     shared = _shared_dir()
     if shared is None:
         pytest.skip(
             f"../shared (with seeds/) not found beside {REPO} or its main checkout; "
             "the README examples read ../shared/seeds"
         )
-    root = tmp_path_factory.mktemp("readme")
+    root = tmp_path_factory.mktemp(name)
     repo = root / "repo"
     repo.mkdir()
     for name in LINKED:
@@ -165,35 +164,106 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def test_readme_commands_run(scratch: Path) -> None:
-    if shutil.which("make") is None and any(
-        c.startswith("make ") and not exemption(c) for c in COMMANDS
-    ):
-        pytest.skip("make is not installed")
-    bin_dir = Path(sys.executable).parent
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _scratch(tmp_path_factory, "readme")
+
+
+def _env() -> dict[str, str]:
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("KG_", "NEO4J_", "VIRTUAL_ENV"))
     }
-    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def shows_nothing(command: str, stdout: str) -> bool:
+    """Whether a query example printed no data: no rows, an empty JSON array, or table rows
+    with nothing in them (a column the graph does not have).
+    """
+    if not command.startswith(("kg query ", "kg cypher ")):
+        return False
+    lines = stdout.splitlines()
+    return (
+        "(no rows)" in lines
+        or stdout.strip() == "[]"
+        or any(not line.strip() for line in lines[2:-1])
+    )
+
+
+def test_shows_nothing() -> None:
+    assert shows_nothing("kg cypher 'RETURN p.title'", "p.title\n-------\n\n\n(2 rows)\n")
+    assert shows_nothing("kg query coauthors --json", "[]\n")
+    assert shows_nothing("kg query coauthors", "(no rows)\n")
+    assert not shows_nothing("kg query coauthors", "coauthor\n--------\nAda\n(1 row)\n")
+    assert not shows_nothing("kg stats", "(no rows)\n")
+
+
+def run_all(commands: list[str], cwd: Path) -> tuple[list[str], list[str]]:
+    """Run ``commands`` in order in ``cwd``: the ones run, and a report of each failure
+    (a non-zero exit, or a query example that shows no data)."""
     ran, failures = [], []
-    for command in COMMANDS:
+    for command in commands:
         if exemption(command):
             continue
         run = RUN_AS.get(command, (command, ""))[0]
         proc = subprocess.run(
             ["bash", "-c", run],
-            cwd=scratch,
-            env=env,
+            cwd=cwd,
+            env=_env(),
             capture_output=True,
             text=True,
             timeout=COMMAND_TIMEOUT,
             check=False,
         )
         ran.append(command)
-        if proc.returncode != 0:
+        if proc.returncode != 0 or shows_nothing(command, proc.stdout):
             failures.append(
                 f"$ {run}\nexit {proc.returncode}\n"
                 f"stdout: {proc.stdout[-1500:]}\nstderr: {proc.stderr[-1500:]}"
             )
+    return ran, failures
+
+
+def test_readme_commands_run(scratch: Path) -> None:
+    if shutil.which("make") is None and any(
+        c.startswith("make ") and not exemption(c) for c in COMMANDS
+    ):
+        pytest.skip("make is not installed")
+    ran, failures = run_all(COMMANDS, scratch)
     assert ran, "no README command was run"
     assert not failures, "README commands failed:\n\n" + "\n\n".join(failures)
+
+
+def help_commands() -> list[str]:
+    """The ``Example:`` commands of ``kg -h`` and of each ``kg COMMAND -h``, in that order."""
+    import argparse
+
+    from kg.cli import build_parser
+    from kg.cli_help import examples
+
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    found = []
+    for argv in [["-h"], *([name, "-h"] for name in sub.choices)]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kg", *argv],
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+            check=True,
+        )
+        commands = examples(proc.stdout)
+        assert commands, f"kg {' '.join(argv)} shows no 'Example: ' line"
+        found += commands
+    return found
+
+
+def test_every_help_example_runs_as_shown(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each command's -h example runs in a scratch checkout (the first builds graph.kg from
+    samples/, the build example adds the seeds) and, for queries, shows data."""
+    commands = help_commands()
+    assert any(c.startswith("kg cypher ") and "'" in c for c in commands)  # $k quoted
+    ran, failures = run_all(commands, _scratch(tmp_path_factory, "help"))
+    assert len(ran) == len(commands) - 1  # all but kg push (EXEMPT)
+    assert not failures, "-h examples failed:\n\n" + "\n\n".join(failures)

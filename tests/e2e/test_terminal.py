@@ -3,13 +3,16 @@ override from a paper reaches the screen from any command; JSON and CSV to a pip
 text exact."""
 
 import csv
+import fcntl
 import io
 import json
 import os
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -50,6 +53,7 @@ def records():
 def on_pty(*args, cwd, timeout=180):
     """Exit code and screen text of ``kg ARGS`` with stdin, stdout and stderr on a pty."""
     master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # rows, columns
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", PYTHONIOENCODING="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-m", "kg", *args],

@@ -196,8 +196,9 @@ def test_format_table():
         "(2 rows)",
     ]
     assert format_table([]) == "(no rows)"
-    long = format_table([{"x": "y" * 100}]).splitlines()[2]
-    assert len(long) == 60 and long.endswith("…")
+    assert format_table([{"x": "y" * 100}]).splitlines()[2] == "y" * 100  # no width: as is
+    wrapped = format_table([{"x": "y" * 200}], width=60).splitlines()[2:-1]
+    assert wrapped == ["y" * 60, "y" * 60, "y" * 59 + "…"]
 
 
 def test_format_json_and_csv():
@@ -228,4 +229,18 @@ def test_cli_query_list(capsys):
     assert main(["query", "--list"]) == 0
     out = capsys.readouterr().out
     assert "coauthors_within author=<Author> [hops=2]" in out
-    assert out.count("\n    ") == 10
+    assert out.count("\n    ") >= 10
+
+
+def test_cli_query_list_keeps_each_summary_whole(capsys, monkeypatch):
+    from kg.cli import main
+    from kg.query.named import list_queries
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["query", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    words = " ".join(out.split())
+    for query in list_queries():
+        assert query.summary.endswith(".") and query.summary in words
+    assert "or keyphrase Concept), with how it names it." in words  # papers_with's 2nd line
