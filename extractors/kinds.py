@@ -20,7 +20,7 @@ from kg.extractors.records import (
     TASK,
 )
 from kg.extractors.rules.context import TASK_HEADS
-from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here
+from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -289,7 +289,15 @@ def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
     apposition or head word after it says, else its long form's own type; a Concept
     introduced right there or followed by a method word is a Method ("We propose agent
     skill induction (ASI)"; not "... Hypothesis (BRH)")."""
-    kind = apposition_type(text, abbr.short_end) or own_type(abbr.long, lexicon)
+    kind = apposition_type(text, abbr.short_end)
+    if kind is not None:
+        return kind
+    kind = own_type(abbr.long, lexicon)
+    if kind == METHOD and phrase_type(abbr.long.lower()) == CONCEPT:
+        stop = text.rfind(". ", 0, abbr.long_start)
+        opening = stop + 2 if stop >= 0 else 0
+        if not is_proposal_context(text[opening:], abbr.long_start - opening):
+            kind = CONCEPT  # a Method by its capitals alone ("Stop, Question, and Frisk")
     if (
         kind == CONCEPT
         and head_words(abbr.long)[-1].lower() not in CONCEPT_HEADS
