@@ -155,6 +155,10 @@ def test_phrase_type(phrase, kind):
             "It needs nuanced understanding of the original text classification.",
             [("text classification", False)],
         ),
+        # a problem suffered is no task, nor a kind of problem ("convex")
+        ("Joint models mitigate the error propagation problem.", []),
+        ("It is a difficult non convex problem.", []),
+        ("We cast it as a constrained optimization problem.", [("constrained optimization", True)]),
     ],
 )
 def test_task_spans(sentence, expected):
