@@ -111,7 +111,7 @@ BEFORE_CUES = {
 }
 #: Cues after a term ("X is a task", "X-based method").
 AFTER_CUES = {
-    TASK: (" task", " tasks", " problem", " problems", " is a task", " is the task"),
+    TASK: (" task", " tasks", " is a task", " is the task"),
     METHOD: (
         "-based",
         " method",
@@ -128,6 +128,11 @@ AFTER_CUES = {
 }
 #: The weak cue "for X": half a Task cue.
 FOR_CUE = "for "
+#: The cue "X problem(s)": a Task cue for a term whose head names a type ("the constrained
+#: optimization problem"); for the rest it says as often that X is a difficulty or an
+#: object ("the data scarcity problem", "the shortest path problem").
+PROBLEM_CUE = "problem"
+_PROBLEM_AFTER = re.compile(r" problems?\b")
 _CUE_TYPES = (TASK, METHOD, METRIC)
 _BEFORE = {
     kind: re.compile("(?:" + "|".join(re.escape(c) for c in cues) + ")$")
@@ -140,7 +145,8 @@ _AFTER = {
 
 
 def cues_at(text: str, start: int, end: int) -> frozenset[str]:
-    """The cue types around ``text[start:end]`` (Task, Method, Metric, or "for ").
+    """The cue types around ``text[start:end]`` (Task, Method, Metric, "for " or
+    "problem").
 
     >>> sorted(cues_at("we tackle slot filling tasks", 10, 22))
     ['Task']
@@ -152,6 +158,8 @@ def cues_at(text: str, start: int, end: int) -> frozenset[str]:
     found.update(kind for kind, pattern in _AFTER.items() if pattern.match(text, end))
     if before.endswith(FOR_CUE):
         found.add(FOR_CUE)
+    if _PROBLEM_AFTER.match(text, end):
+        found.add(PROBLEM_CUE)
     return frozenset(found)
 
 
@@ -419,6 +427,8 @@ def term_type(key: str, cues: Counter[str], df: int = 0) -> str:
     """
     by_head = head_types(key)
     scores = {kind: float(cues.get(kind, 0)) for kind in _CUE_TYPES}
+    if by_head:
+        scores[TASK] += cues.get(PROBLEM_CUE, 0)
     if TASK in by_head:
         scores[TASK] += 0.5 * cues.get(FOR_CUE, 0)
     total = sum(scores.values())
