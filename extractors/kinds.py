@@ -20,7 +20,7 @@ from kg.extractors.records import (
     TASK,
 )
 from kg.extractors.rules.context import TASK_HEADS
-from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here
+from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -284,12 +284,70 @@ def own_type(phrase: str, lexicon: Lexicon) -> str:
     return suffix_type(phrase, lexicon) or phrase_type(phrase)
 
 
+def by_capitals_alone(phrase: str, lexicon: Lexicon) -> bool:
+    """Whether a phrase is a Method only because its words are capitalised: no known
+    Method or Task ends it, its head is no acronym ("Conditional VAEs") and, lowered, its
+    head word types nothing.
+
+    >>> lexicon = Lexicon()
+    >>> by_capitals_alone("Stop, Question, and Frisk", lexicon)
+    True
+    >>> by_capitals_alone("Multi-Dimensional Recurrent NNs", lexicon)
+    False
+    """
+    head = head_words(phrase)[-1]
+    return (
+        suffix_type(phrase, lexicon) is None
+        and sum(c.isupper() for c in head) < 2
+        and phrase_type(phrase.lower()) == CONCEPT
+    )
+
+
+#: "X (Y) is a ...", "X (Y), a ...": a definition after an acronym's pair.
+_DEFINED_AS = re.compile(r"\)?\s*(?:,\s*|\s+is\s+)(?:a|an|the)\s+")
+
+
+def said_to_be_a_method(text: str, abbr: Abbreviation) -> bool:
+    """Whether the text says an acronym's pair names a method: its sentence proposes it, a
+    method word follows the pair ("(VR) techniques") or a definition calls it one
+    ("(CFR) is a popular, iterative algorithm").
+
+    >>> from kg.extractors.abbreviations import find_abbreviations
+    >>> s = "We study Stop, Question, and Frisk (SQF). Counterfactual Regret Minimization (CFR)"
+    >>> s += " is a popular, iterative algorithm. Our BFBP (Batch Fit to Best Paths) algorithm."
+    >>> [(a.short, said_to_be_a_method(s, a)) for a in find_abbreviations(s)]
+    [('BFBP', True), ('SQF', False), ('CFR', True)]
+    """
+    stop = text.rfind(". ", 0, abbr.long_start)
+    opening = stop + 2 if stop >= 0 else 0
+    if is_proposal_context(text[opening:], min(abbr.long_start, abbr.short_start) - opening):
+        return True
+    end = max(abbr.short_end, abbr.long_end)
+    after = _HEAD_AFTER.match(text, end)
+    if after and without_s(after.group(1)) in _METHOD_CUES:
+        return True
+    defined = _DEFINED_AS.match(text, end)
+    if defined is None:
+        return False
+    words = _LOWER_WORDS.findall(text[defined.end() : defined.end() + 60].lower())[:4]
+    return _cue_type(words) == METHOD
+
+
 def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
     """The type of an acronym the lexicon does not know, from its definition: what an
     apposition or head word after it says, else its long form's own type; a Concept
     introduced right there or followed by a method word is a Method ("We propose agent
     skill induction (ASI)"; not "... Hypothesis (BRH)")."""
-    kind = apposition_type(text, abbr.short_end) or own_type(abbr.long, lexicon)
+    kind = apposition_type(text, abbr.short_end)
+    if kind is not None:
+        return kind
+    kind = own_type(abbr.long, lexicon)
+    if (
+        kind == METHOD
+        and by_capitals_alone(abbr.long, lexicon)
+        and not said_to_be_a_method(text, abbr)
+    ):
+        kind = CONCEPT  # a Method by its capitals alone ("Stop, Question, and Frisk")
     if (
         kind == CONCEPT
         and head_words(abbr.long)[-1].lower() not in CONCEPT_HEADS

@@ -45,6 +45,12 @@ _CITATION_KEY = re.compile(
     r"|online|proceedings|unpublished)\{[^,\s}]*"
     r"|\[[A-Z][A-Za-z+]{1,9}\d{2}[a-z]?(?:[,;] ?[A-Z][A-Za-z+]{1,9}\d{2}[a-z]?)*\]"
 )
+#: Author-year citations in brackets: capitalised surnames (no inner capital: "ImageNet"
+#: is no surname), joined by commas, "and", "&" or "et al.", then a year; several joined
+#: by ";" ("[Le Cun, Denker and Solla, 1990]", "(Baik et al., 2005; Ng 2004a)").
+_SURNAME = r"[A-Z](?:[a-z0-9'’\-]|[^\x00-\x7f\W])+(?: [A-Z](?:[a-z0-9'’\-]|[^\x00-\x7f\W])+)*"
+_AUTHOR_YEAR_ONE = rf"{_SURNAME}(?:(?:,| and| &),? {_SURNAME})*(?: et al\.?)?,? (?:19|20)\d\d[a-z]?"
+_AUTHOR_YEAR = re.compile(rf"[\[(]{_AUTHOR_YEAR_ONE}(?:; ?{_AUTHOR_YEAR_ONE})*[\])]")
 _URL_CHARACTERS = r"[^\s<>\"{}|\\^`]"
 #: URLs that start with a scheme, ``www.`` or a DOI.
 _URL = re.compile(
@@ -112,6 +118,8 @@ def classified_noise(text: str) -> tuple[list[Span], list[Span]]:
     at = "@" in text
     if at or "[" in text or "DBLP:" in text or "iv:" in text:
         markup.extend(m.span() for m in _CITATION_KEY.finditer(text))
+    if "(" in text or "[" in text:
+        markup.extend(m.span() for m in _AUTHOR_YEAR.finditer(text))
     if ("/" in text and _URL_HINT.search(text)) or "www." in text or "github.io" in text:
         markup.extend(url_spans(text))
     if at:

@@ -111,7 +111,7 @@ BEFORE_CUES = {
 }
 #: Cues after a term ("X is a task", "X-based method").
 AFTER_CUES = {
-    TASK: (" task", " tasks", " problem", " problems", " is a task", " is the task"),
+    TASK: (" task", " tasks", " is a task", " is the task"),
     METHOD: (
         "-based",
         " method",
@@ -128,6 +128,9 @@ AFTER_CUES = {
 }
 #: The weak cue "for X": half a Task cue.
 FOR_CUE = "for "
+#: "X problem(s)": a Task cue only for a term with a typed head (for the rest X is as often a
+#: difficulty or an object: "the data scarcity problem", "the shortest path problem").
+PROBLEM_CUE, _PROBLEM_AFTER = "problem", re.compile(r" problems?\b")
 _CUE_TYPES = (TASK, METHOD, METRIC)
 _BEFORE = {
     kind: re.compile("(?:" + "|".join(re.escape(c) for c in cues) + ")$")
@@ -140,7 +143,7 @@ _AFTER = {
 
 
 def cues_at(text: str, start: int, end: int) -> frozenset[str]:
-    """The cue types around ``text[start:end]`` (Task, Method, Metric, or "for ").
+    """The cue types around ``text[start:end]`` (Task, Method, Metric, "for ", "problem").
 
     >>> sorted(cues_at("we tackle slot filling tasks", 10, 22))
     ['Task']
@@ -152,6 +155,8 @@ def cues_at(text: str, start: int, end: int) -> frozenset[str]:
     found.update(kind for kind, pattern in _AFTER.items() if pattern.match(text, end))
     if before.endswith(FOR_CUE):
         found.add(FOR_CUE)
+    if _PROBLEM_AFTER.match(text, end):
+        found.add(PROBLEM_CUE)
     return frozenset(found)
 
 
@@ -419,8 +424,8 @@ def term_type(key: str, cues: Counter[str], df: int = 0) -> str:
     """
     by_head = head_types(key)
     scores = {kind: float(cues.get(kind, 0)) for kind in _CUE_TYPES}
-    if TASK in by_head:
-        scores[TASK] += 0.5 * cues.get(FOR_CUE, 0)
+    scores[TASK] += cues.get(PROBLEM_CUE, 0) * bool(by_head)
+    scores[TASK] += 0.5 * cues.get(FOR_CUE, 0) * (TASK in by_head)
     total = sum(scores.values())
     best = max(_CUE_TYPES, key=lambda kind: (scores[kind], -_CUE_TYPES.index(kind)))
     clear = scores[best] >= max(MIN_CUES, CUE_DF_SHARE * df) and scores[best] >= CUE_SHARE * total
@@ -432,10 +437,8 @@ def term_type(key: str, cues: Counter[str], df: int = 0) -> str:
     if len(typed) > 1 and scores[best] > 0 and best in typed:
         return best
     kind = typed[0]
-    generic = (
-        key.rsplit(" ", 1)[-1] in _GENERIC_HEADS
-        or singular(key.rsplit(" ", 1)[-1]) in _GENERIC_HEADS
-    )
+    head = key.rsplit(" ", 1)[-1]
+    generic = head in _GENERIC_HEADS or singular(head) in _GENERIC_HEADS
     if generic or kind == METRIC:
         return (
             kind

@@ -23,6 +23,11 @@ _TASK_MODIFIER_STOP = word_set("modifier_stops")
 _NOT_TASK_NAMES = word_set("not_task_names")
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
+#: A verb of trouble before "the X problem": a problem suffered, not a task solved
+#: ("mitigate the error propagation problem").
+_ISSUE_BEFORE = re.compile(
+    r"\b(?:" + "|".join(word_set("issue_verbs")) + r")(?: from)? (?:the |this |that |a )?$"
+)
 
 
 def _modifies_next(sentence, end):
@@ -204,6 +209,9 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
                 words[head][0].lower().endswith(("ive", "al", "ic", "ed"))
                 and words[head][0].lower() not in TASK_HEADS
                 or words[head][0].lower() in _NOT_TASK_NAMES
+                or first <= head
+                and word.startswith("problem")
+                and _ISSUE_BEFORE.search(lowered, 0, words[first][1])
             ):
                 continue
             if first < head or (

@@ -119,6 +119,9 @@ def test_acronym_known_in_another_sense_is_not_taken_from_the_lexicon(nlp):
             "Benchmark",
         ),
         ("Prior work studies cross-lingual stance clustering (CLSC) at scale.", "Task"),
+        # Capitals alone make no Method: the long form must be proposed there.
+        ("We study the case of Stop, Question, and Frisk (SQF) in detail.", "Concept"),
+        ("We propose a new measure, Margin-aware Predictive Uncertainty (MPU).", "Method"),
     ],
 )
 def test_an_unknown_acronym_is_typed_by_the_head_of_its_long_form(nlp, sentence, kind):

@@ -155,6 +155,11 @@ def test_phrase_type(phrase, kind):
             "It needs nuanced understanding of the original text classification.",
             [("text classification", False)],
         ),
+        # a problem suffered is no task, nor a kind of problem ("convex")
+        ("Joint models mitigate the error propagation problem.", []),
+        ("It is a difficult non convex problem.", []),
+        ("So DFC enjoys image segmentation.", [("image segmentation", False)]),  # a verb
+        ("We cast it as a constrained optimization problem.", [("constrained optimization", True)]),
     ],
 )
 def test_task_spans(sentence, expected):

@@ -69,6 +69,11 @@ def test_latex_spans_tell_markup_from_macros():
         # names in brackets and arXiv the corpus are not keys
         ("on arXiv and PubMed [3, 4]", []),
         ("a subset of DBLP publication records", []),
+        # author-year citations, one or several; a name and a year are not one
+        ("than [Le Cun, Denker and Sol1a, 1990], which", ["[Le Cun, Denker and Sol1a, 1990]"]),
+        ("RASP (Weiss et al., 2021) is", ["(Weiss et al., 2021)"]),
+        ("(Ng & Jordan, 2002; Müller 2001a).", ["(Ng & Jordan, 2002; Müller 2001a)"]),
+        ("on (ImageNet, 2012), (GPT-4, 2023) and (NeurIPS 2023)", []),
     ],
 )
 def test_citation_keys(text, expected):

@@ -70,6 +70,7 @@ def test_paper_terms_hold_every_candidate_with_its_cues_and_whole_run():
         ("a label smoothing-based method", (2, 17), {METHOD}),
         ("results for weight pruning", (12, 26), {"for "}),
         ("results on weight pruning", (11, 25), set()),
+        ("the shortest path problem", (4, 17), {"problem"}),
     ],
 )
 def test_cues_around_a_span(text, span, expected):
@@ -143,6 +144,9 @@ def test_a_fragment_of_a_longer_name_is_no_term():
         ("kernel regression", {METHOD: 6, "for ": 1}, 8, METHOD),  # regression: task or method
         ("symbolic regression", {TASK: 5, "for ": 2}, 8, TASK),
         ("optimality principle", {}, 8, CONCEPT),  # a concept head
+        # "X problem" types only a term with a typed head (a difficulty or an object else)
+        ("shortest path", {"problem": 5}, 10, CONCEPT),
+        ("constrained optimization", {"problem": 5}, 10, TASK),
     ],
 )
 def test_term_type_by_head_and_cues(key, cues, df, expected):
