@@ -21,6 +21,7 @@ to the higher text score, then the earlier paper.
 """
 
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -400,7 +401,12 @@ def neighbours(model: Model, summaries: Sequence[Summary]) -> list[list[Neighbou
     frequent = text[:, model.frequent_terms]
     held = champions(frequent, settings.champions)
     targets = sparse.hstack([text[:, model.specific_terms], held], format="csr")
-    top = sp_matmul_topn(text[:, columns], targets.T.tocsr(), top_n=settings.candidates + 1)
+    top = sp_matmul_topn(
+        text[:, columns],
+        targets.T.tocsr(),
+        top_n=settings.candidates + 1,
+        n_threads=os.cpu_count(),  # rows apart, so the same result as one thread
+    )
     top = top.tocoo()
     other = top.row != top.col
     rows, cols = top.row[other].astype(np.int64), top.col[other].astype(np.int64)
