@@ -53,13 +53,13 @@ def test_pair_products_are_row_products(monkeypatch, chunk):
     rng = np.random.default_rng(7)
     A, B = random_csr(rng, (9, 13), 0.3), random_csr(rng, (11, 13), 0.3)
     rows, cols = rng.integers(0, 9, 40), rng.integers(0, 11, 40)
-    expected = np.array([(A[i] @ B[j].T).toarray().item() for i, j in zip(rows, cols)])
+    expected = np.array([(A[i] @ B[j].T).toarray().item() for i, j in zip(rows, cols, strict=True)])
     assert np.allclose(similar.pair_dots(A, B, rows, cols), expected)
     assert np.allclose(similar.dense_dots(A, B.toarray(), rows, cols), expected)
     pair, column, product = similar.shared_entries(A, B, rows, cols)
-    for p, c, x in zip(pair, column, product):
+    for p, c, x in zip(pair, column, product, strict=True):
         assert x == A[rows[p], c] * B[cols[p], c] != 0
-    both = sum(len(set(A[i].indices) & set(B[j].indices)) for i, j in zip(rows, cols))
+    both = sum(len(set(A[i].indices) & set(B[j].indices)) for i, j in zip(rows, cols, strict=True))
     assert len(pair) == both
 
 
