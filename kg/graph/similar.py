@@ -1,11 +1,11 @@
 """Related papers: each paper's nearest papers by what they say, raised by what they share.
 
 A paper is summarised by the terms of its title and abstract (words, English stop words
-dropped, as scikit-learn's TF-IDF analyzer makes them) and by the concepts it points to, a
-side mention weighing less than its topic. Corpus statistics (how many papers hold each
-term and concept) are pure functions over those summaries that merge associatively:
-``summarise`` one paper, ``merge`` any two statistics in any grouping, ``decide`` the model
-from the total.
+dropped, as scikit-learn's TF-IDF analyzer makes them, without importing it) and by the
+concepts it points to, a side mention weighing less than its topic. Corpus statistics (how
+many papers hold each term and concept) are pure functions over those summaries that merge
+associatively: ``summarise`` one paper, ``merge`` any two statistics in any grouping,
+``decide`` the model from the total.
 
 The score of a pair is ``text * (1 + concept_weight * shared)``. ``text`` is the cosine of
 the papers' TF-IDF vectors (sublinear term frequency, smoothed IDF) over every term.
@@ -21,12 +21,14 @@ to the higher text score, then the earlier paper.
 """
 
 import math
+import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from importlib.resources import files
 from itertools import chain, repeat
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
@@ -104,11 +106,26 @@ def _round(x: np.ndarray) -> np.ndarray:
     return np.floor(x * scale + 0.5) / scale
 
 
-@lru_cache(maxsize=1)
-def _analyzer() -> Any:
-    from sklearn.feature_extraction.text import TfidfVectorizer
+#: A term: a run of two or more word characters (scikit-learn's default token pattern,
+#: ``\b\w\w+\b``, whose word boundaries a greedy match implies).
+TERM = re.compile(r"\w\w+")
+#: English stop words (``stop_words.txt``), never terms.
+STOP_WORDS = frozenset(
+    line
+    for line in (files("kg.graph") / "stop_words.txt").read_text(encoding="utf-8").splitlines()
+    if line and not line.startswith("#")
+)
 
-    return TfidfVectorizer(stop_words="english").build_analyzer()
+
+def terms(text: str) -> list[str]:
+    """The terms of ``text`` in order: its words of two letters or more, lowercased, English
+    stop words dropped (what scikit-learn's ``TfidfVectorizer(stop_words="english")``
+    analyzer gives).
+
+    >>> terms("The CNN-based model, trained on 3D data; a b-tree.")
+    ['cnn', 'based', 'model', 'trained', '3d', 'data', 'tree']
+    """
+    return [t for t in TERM.findall(text.lower()) if t not in STOP_WORDS]
 
 
 def summarise(text: str, concepts: Mapping[str, float]) -> Summary:
@@ -119,7 +136,7 @@ def summarise(text: str, concepts: Mapping[str, float]) -> Summary:
     >>> s.terms["bandits"], s.terms["rewards"], s.concepts
     (2, 1, {'method:ucb': 1.0})
     """
-    return Summary(dict(Counter(_analyzer()(text))), dict(concepts))
+    return Summary(dict(Counter(terms(text))), dict(concepts))
 
 
 def stats_of(summary: Summary) -> Stats:
@@ -218,26 +235,83 @@ def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
     text = _normalised(sparse.csr_matrix(counts @ sparse.diags(model.term_idf)))
     roles = _matrix([s.concepts for s in summaries], model.concept_index, len(model.concept_index))
     concepts = sparse.csr_matrix(roles @ sparse.diags(np.sqrt(model.concept_idf)))
+    concepts.sort_indices()
     return Vectors(text, concepts)
 
 
 #: Pairs scored at once: each pair's dot product is its own sum, so the chunks change no
-#: figure, and the row copies of a chunk stay small (all 970k candidate pairs of the
-#: 19,456-paper corpus at once copied about 2 GB).
+#: figure and keep the arrays of a chunk small.
 PAIR_CHUNK = 1 << 15
 
 
-def _pair_dots(M: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """``M[rows[i]] . M[cols[i]]`` for every i.
+def _entries(M: sparse.csr_matrix, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions in ``M.data`` of the entries of the rows ``rows``, one row after the
+    other, and which of ``rows`` each belongs to."""
+    counts = np.diff(M.indptr)[rows]
+    owner = np.repeat(np.arange(len(rows)), counts)
+    ends = np.cumsum(counts)
+    return np.arange(ends[-1] if len(ends) else 0) + np.repeat(
+        M.indptr[rows] - ends + counts, counts
+    ), owner
+
+
+def shared_entries(
+    A: sparse.csr_matrix, B: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The columns both ``A[rows[i]]`` and ``B[cols[i]]`` hold: (i, column, product) of
+    each, i ascending, then the column (a sorted merge of the rows, no row copies; both
+    matrices' indices sorted).
+
+    >>> A = sparse.csr_matrix(np.array([[1.0, 2.0, 0.0], [3.0, 0.0, 4.0]]))
+    >>> [x.tolist() for x in shared_entries(A, A, np.array([0, 1]), np.array([1, 1]))]
+    [[0, 1, 1], [0, 0, 2], [3.0, 9.0, 16.0]]
+    """
+    width = A.shape[1]
+    at_a, pair_a = _entries(A, rows)
+    at_b, pair_b = _entries(B, cols)
+    keys_a = pair_a * width + A.indices[at_a]
+    keys_b = pair_b * width + B.indices[at_b]
+    if not len(keys_b):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=np.float64)
+    found = np.minimum(np.searchsorted(keys_b, keys_a), len(keys_b) - 1)
+    hit = keys_b[found] == keys_a
+    at_a, found = at_a[hit], found[hit]
+    return pair_a[hit], A.indices[at_a], A.data[at_a] * B.data[at_b[found]]
+
+
+def pair_dots(
+    A: sparse.csr_matrix, B: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
+    """``A[rows[i]] . B[cols[i]]`` for every i, by ``shared_entries`` in chunks.
 
     >>> M = sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 0.0]]))
-    >>> _pair_dots(M, np.array([0, 0, 1]), np.array([0, 1, 1])).tolist()
+    >>> pair_dots(M, M, np.array([0, 0, 1]), np.array([0, 1, 1])).tolist()
     [5.0, 3.0, 9.0]
     """
     out = np.empty(len(rows), dtype=np.float64)
     for a in range(0, len(rows), PAIR_CHUNK):
-        b = a + PAIR_CHUNK
-        out[a:b] = np.asarray(M[rows[a:b]].multiply(M[cols[a:b]]).sum(axis=1)).ravel()
+        b = min(a + PAIR_CHUNK, len(rows))
+        pair, _, product = shared_entries(A, B, rows[a:b], cols[a:b])
+        out[a:b] = np.bincount(pair, product, minlength=b - a)
+    return out
+
+
+def dense_dots(
+    A: sparse.csr_matrix, D: np.ndarray, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
+    """``A[rows[i]] . D[cols[i]]`` for every i, ``D`` dense and as wide as ``A``.
+
+    >>> A = sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 0.0]]))
+    >>> dense_dots(A, A.toarray(), np.array([0, 0, 1]), np.array([0, 1, 1])).tolist()
+    [5.0, 3.0, 9.0]
+    """
+    out = np.empty(len(rows), dtype=np.float64)
+    for a in range(0, len(rows), PAIR_CHUNK):
+        b = min(a + PAIR_CHUNK, len(rows))
+        at, pair = _entries(A, rows[a:b])
+        product = A.data[at] * D[cols[a:b][pair], A.indices[at]]
+        out[a:b] = np.bincount(pair, product, minlength=b - a)
     return out
 
 
@@ -269,14 +343,16 @@ def _scored(
 ) -> list[list[Neighbour]]:
     """Each query row's ``k`` best among the candidate pairs (query row, corpus col) whose
     text scores are ``text``."""
-    both = sparse.csr_matrix(query.concepts[rows].multiply(corpus.concepts[cols]))
-    parts = sparse.csr_matrix(sparse.diags(text * model.settings.concept_weight) @ both)
-    score = text + np.asarray(parts.sum(axis=1)).ravel()
-    names = sorted(model.concept_index, key=model.concept_index.__getitem__)
+    raise_by = text * model.settings.concept_weight
+    score = text + raise_by * pair_dots(query.concepts, corpus.concepts, rows, cols)
     picked = best_pairs(rows, cols, score, text, k=k)
-    adds = sparse.csr_matrix(parts[picked])
-    adds.data = _round(adds.data)
-    indptr, columns, weights = adds.indptr.tolist(), adds.indices.tolist(), adds.data.tolist()
+    pair, column, product = shared_entries(
+        query.concepts, corpus.concepts, rows[picked], cols[picked]
+    )
+    adds = _round(raise_by[picked][pair] * product)
+    bounds = np.searchsorted(pair, np.arange(len(picked) + 1)).tolist()
+    names = sorted(model.concept_index, key=model.concept_index.__getitem__)
+    columns, weights = column.tolist(), adds.tolist()
     out: list[list[Neighbour]] = [[] for _ in range(query.text.shape[0])]
     for n, (i, j, s, t) in enumerate(
         zip(
@@ -287,7 +363,7 @@ def _scored(
             strict=True,
         )
     ):
-        start, end = indptr[n], indptr[n + 1]
+        start, end = bounds[n], bounds[n + 1]
         shared: tuple[tuple[str, float], ...] = ()
         if start < end:
             pairs = zip(columns[start:end], weights[start:end], strict=True)
@@ -322,18 +398,22 @@ def neighbours(model: Model, summaries: Sequence[Summary]) -> list[list[Neighbou
     text = corpus.text
     # Frequent terms make pairs only through their champions: the papers they weigh most in.
     columns = np.concatenate([model.specific_terms, model.frequent_terms])
-    targets = sparse.hstack(
-        [
-            text[:, model.specific_terms],
-            champions(text[:, model.frequent_terms], settings.champions),
-        ],
-        format="csr",
+    frequent = text[:, model.frequent_terms]
+    held = champions(frequent, settings.champions)
+    targets = sparse.hstack([text[:, model.specific_terms], held], format="csr")
+    top = sp_matmul_topn(
+        text[:, columns],
+        targets.T.tocsr(),
+        top_n=settings.candidates + 1,
+        n_threads=os.cpu_count(),  # rows apart, so the same result as one thread
     )
-    top = sp_matmul_topn(text[:, columns], targets.T.tocsr(), top_n=settings.candidates + 1)
     top = top.tocoo()
     other = top.row != top.col
     rows, cols = top.row[other].astype(np.int64), top.col[other].astype(np.int64)
-    text_part = _pair_dots(text, rows, cols)
+    # Exactly over every term: the product counted the frequent terms of the champions only
+    # (terms of one paper join no pair).
+    rest = sparse.csr_matrix(frequent - held).toarray()
+    text_part = top.data[other] + dense_dots(frequent, rest, rows, cols)
     return _scored(model, corpus, corpus, rows, cols, text_part, k=settings.k)
 
 

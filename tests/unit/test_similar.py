@@ -1,0 +1,85 @@
+"""kg.graph.similar: the terms equal scikit-learn's analyzer, the pair products equal row
+products, and the text scores of the neighbours are the exact cosines."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+
+from kg.graph import similar
+
+WORDS = ["the", "sparse", "bandit", "bandits", "regret", "of", "a", "3d", "naïve", "x_y", "é"]
+
+
+@pytest.fixture(scope="module")
+def analyzer():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(stop_words="english").build_analyzer()
+
+
+def test_stop_words_are_scikit_learns():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert similar.STOP_WORDS == ENGLISH_STOP_WORDS
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(WORDS), st.text(max_size=6)),
+        max_size=12,
+    ).map(" ".join)
+)
+def test_terms_are_the_analyzers(analyzer, text):
+    assert similar.terms(text) == analyzer(text)
+
+
+def test_terms_of_an_abstract(analyzer):
+    text = "Über-fast BERT_base models: we (re)train 2 of them on İstanbul's 10k docs."
+    assert similar.terms(text) == analyzer(text)
+
+
+def random_csr(rng, shape, density):
+    M = sparse.random(*shape, density=density, format="csr", random_state=rng)
+    M.sort_indices()
+    return M
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 15])
+def test_pair_products_are_row_products(monkeypatch, chunk):
+    monkeypatch.setattr(similar, "PAIR_CHUNK", chunk)
+    rng = np.random.default_rng(7)
+    A, B = random_csr(rng, (9, 13), 0.3), random_csr(rng, (11, 13), 0.3)
+    rows, cols = rng.integers(0, 9, 40), rng.integers(0, 11, 40)
+    expected = np.array([(A[i] @ B[j].T).toarray().item() for i, j in zip(rows, cols, strict=True)])
+    assert np.allclose(similar.pair_dots(A, B, rows, cols), expected)
+    assert np.allclose(similar.dense_dots(A, B.toarray(), rows, cols), expected)
+    pair, column, product = similar.shared_entries(A, B, rows, cols)
+    for p, c, x in zip(pair, column, product, strict=True):
+        assert x == A[rows[p], c] * B[cols[p], c] != 0
+    both = sum(len(set(A[i].indices) & set(B[j].indices)) for i, j in zip(rows, cols, strict=True))
+    assert len(pair) == both
+
+
+def test_no_pairs():
+    M = random_csr(np.random.default_rng(1), (3, 4), 0.5)
+    none = np.zeros(0, dtype=np.int64)
+    assert similar.pair_dots(M, M, none, none).tolist() == []
+    assert [len(x) for x in similar.shared_entries(M, M, none, none)] == [0, 0, 0]
+
+
+def test_text_scores_are_exact_cosines_with_few_champions():
+    rng = np.random.default_rng(3)
+    vocabulary = [f"w{i}" for i in range(40)]
+    texts = [" ".join(rng.choice(vocabulary, size=12, p=None)) for _ in range(30)]
+    papers = [similar.summarise(t, {}) for t in texts]
+    tight = similar.Settings(term_cap=0.1, champions=2, candidates=5, k=3)
+    model = similar.decide(similar.corpus_stats(papers), settings=tight)
+    assert len(model.frequent_terms) > 0
+    text = similar.vectors(model, papers).text.toarray()
+    cosine = text @ text.T
+    for i, row in enumerate(similar.neighbours(model, papers)):
+        for n in row:
+            assert n.text == similar.rounded(cosine[i, n.paper])
