@@ -43,7 +43,10 @@ fi
 # compile what it imports again (seconds per command): compile at install time instead.
 compile=()
 if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then compile=(--compile-bytecode); fi
-.venv/bin/uv pip install --quiet --python .venv/bin/python "${compile[@]}" -e "$target"
+# Wheels only (kg's own editable build aside): a package without a wheel for this machine is
+# an error here, not minutes of compiling.
+.venv/bin/uv pip install --quiet --python .venv/bin/python --only-binary :all: "${compile[@]}" \
+    -e "$target"
 if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then
     # The editable install leaves our own modules uncompiled, whatever the flag says.
     .venv/bin/python -m compileall -q kg extractors
