@@ -96,6 +96,7 @@ def _build(
 ) -> tuple[int, "nx.MultiDiGraph"]:
     from kg.graph.build import build
     from kg.graph.stats import format_stats, graph_stats
+    from kg.query.engine import prepare
 
     progress = not args.quiet and sys.stderr.isatty()
     with frozen_after():
@@ -113,6 +114,10 @@ def _build(
         )
     for problem in report.problems:
         warn(problem.report)
+    try:  # the first kg query or kg cypher then starts from the engine's saved database
+        prepare(G, report.graph_path or output, progress=progress)
+    except KgError as exc:
+        warn(f"the first query will load the graph itself: {exc}")
     if args.quiet:
         return 0, G
     print(format_stats(graph_stats(G, top=5)))

@@ -418,6 +418,33 @@ def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
 
     stamp = graph_stamp(graph_path)
     engine = open_graph(load_graph(graph_path), timeout=timeout)
+    _save_cache(engine, graph_path, stamp)
+    return engine
+
+
+def prepare(G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bool = False) -> None:
+    """Save the engine cache of ``G``, the graph just saved to ``graph_path``, so that the
+    first query after a build starts from it instead of loading the graph (``kg build``
+    calls this; the bulk load gives the same database from ``G`` as from the file).
+    With ``progress``, one stderr line says so, with where the cache goes."""
+    stamp = graph_stamp(graph_path)
+    start = time.monotonic()
+    if progress:
+        sys.stderr.write(
+            f"preparing the embedded Cypher engine ({cache_dir(graph_path)}{os.sep}) ..."
+        )
+        sys.stderr.flush()
+    try:
+        with open_graph(G) as engine:
+            _save_cache(engine, graph_path, stamp)
+    finally:
+        if progress:
+            sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+
+
+def _save_cache(engine: EmbeddedEngine, graph_path: str | os.PathLike, stamp: dict) -> None:
+    """Save the engine's database and the stamp of the graph file it holds (skipped if the
+    cache folder cannot be written)."""
     directory = cache_dir(graph_path)
     try:
         os.makedirs(directory, exist_ok=True)
@@ -428,7 +455,6 @@ def materialise(graph_path: str | os.PathLike, *, timeout: float = QUERY_TIMEOUT
         os.replace(tmp, os.path.join(directory, STAMP_NAME))
     except OSError:
         pass
-    return engine
 
 
 def embedded_runner(
