@@ -124,9 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         checkout.mkdir()
         copy_checkout(checkout)
         load_before = os.getloadavg()[0]
-        status, raw, seconds = run_on_pty(
-            ["make", "quickstart"], checkout, cold_environment(root)
-        )
+        status, raw, seconds = run_on_pty(["make", "quickstart"], checkout, cold_environment(root))
         lines = screen_lines(raw)
         report = {
             "seconds": round(seconds, 1),
