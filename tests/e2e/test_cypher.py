@@ -491,3 +491,12 @@ def test_kg_build_prepares_the_engine_and_the_library_build_does_not(tmp_path, m
     monkeypatch.setattr(cypher, "materialise", no_materialising)
     with embedded_runner(graph) as run:
         assert [run(q) for q in queries] == expected
+
+
+def test_prepare_says_where_the_database_goes_with_progress_only(graph_file, G, capsys):
+    cypher.prepare(G, graph_file)
+    assert capsys.readouterr().err == ""
+    cypher.prepare(G, graph_file, progress=True)
+    line = capsys.readouterr().err
+    assert line.startswith(f"preparing the embedded Cypher engine ({cache_dir(graph_file)}/) ...")
+    assert line.endswith(" s\n") and cypher.cached_rdb(graph_file) is not None
