@@ -82,7 +82,12 @@ def rows_of(results):
             f"{cypher[0][0]:.1f}..{cypher[-1][0]:.1f} ms ({cypher[-1][1]})",
             "<= 100 ms",
         ),
-        ("first Cypher query after a build", f"{tr['first_query_after_build_s']} s", "<= 10 s"),
+        ("first Cypher query after a build", f"{tr['first_query_after_build_s']} s", "<= 2.5 s"),
+        (
+            "  kg build's engine step / loading instead",
+            f"{tr['prepare_s']} s / {tr['first_query_loading_s']} s",
+            "-",
+        ),
     ]
     pu = results["push"]
     full = pu["runs"]["full"]

@@ -6,8 +6,10 @@ Run by hand (not part of the tests):
     .venv/bin/python bench/traverse_speed.py -g graph.kg --json out/traverse.json
 
 The speed bar (issue 4): each Python API traversal <= 10 ms median, each named query on the
-warm embedded engine <= 100 ms median, the first Cypher query after a build (materialising
-the engine) <= 10 s, loading the saved graph <= 3 s.
+warm embedded engine <= 100 ms median, the first Cypher query after a build <= 2.5 s (issue
+20: `kg build` prepares the engine's database, timed here as it does it, from the graph in
+memory; the first query without it, loading the graph into the engine, is timed too),
+loading the saved graph <= 3 s.
 
 A graph with no Method/Dataset/Concept nodes (extraction not run) gets a stand-in layer so
 the method and concept traversals have something to walk: a few well-known method and dataset
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from kg.query import traverse
 from kg.query.engine import CypherError
-from kg.query.engine_cache import cache_dir, embedded_runner
+from kg.query.engine_cache import cache_dir, embedded_runner, prepare
 from kg.query.named import bind, load_query, run_query
 from kg.schema import (
     APPLIED_TO,
@@ -279,6 +281,13 @@ def main(argv=None):
 
         shutil.rmtree(cache_dir(graph_path), ignore_errors=True)
         start = time.perf_counter()
+        with embedded_runner(graph_path) as run:  # no database prepared: the query loads
+            run("MATCH (a:Author) RETURN count(a) AS n", {})
+            report["first_query_loading_s"] = round(time.perf_counter() - start, 3)
+        shutil.rmtree(cache_dir(graph_path))
+        seconds, _ = timed(prepare, G, graph_path)  # what kg build does after saving
+        report["prepare_s"] = round(seconds, 3)
+        start = time.perf_counter()
         with embedded_runner(graph_path) as run:
             run("MATCH (a:Author) RETURN count(a) AS n", {})
             report["first_query_after_build_s"] = round(time.perf_counter() - start, 3)
@@ -356,8 +365,9 @@ def format_report(report):
         )
     lines.append(
         f"first Cypher query after a build: {report['first_query_after_build_s']} s "
-        f"(bar 10 s); with the cache: {report['first_query_cached_s']} s; "
-        f"cache {report['cache_mb']} MiB"
+        f"(bar 2.5 s; kg build's engine step {report['prepare_s']} s; loading the graph "
+        f"instead {report['first_query_loading_s']} s); with the cache: "
+        f"{report['first_query_cached_s']} s; cache {report['cache_mb']} MiB"
     )
     lines.append(
         f"{'traversal':26} {'python median/p90/max ms':>26}   "

@@ -88,6 +88,17 @@ def cmd_build(args: argparse.Namespace) -> int:
     return rc
 
 
+def prepared(G: "nx.MultiDiGraph", path: str, progress: bool) -> None:
+    """Prepare the embedded engine's cache of the graph just saved, so the first kg query
+    or kg cypher starts from it; an engine that cannot start costs only that speed."""
+    from kg.query.engine_cache import prepare
+
+    try:
+        prepare(G, path, progress=progress)
+    except KgError as exc:
+        warn(f"the first query will load the graph itself: {exc}")
+
+
 def _build(
     args: argparse.Namespace, output: str, pool: "Pool | None"
 ) -> tuple[int, "nx.MultiDiGraph"]:
@@ -107,6 +118,7 @@ def _build(
             strict=args.strict,
             pool=pool,
             identity=args.identity,
+            saved=lambda G, path: prepared(G, path, progress),
             **wait_options(args),
         )
     for problem in report.problems:

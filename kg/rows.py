@@ -32,6 +32,7 @@ NodeColumns(kind='Paper', keys=['paper:a'], values={'sources': [['x#1']], 'title
 """
 
 from collections.abc import Iterable
+from itertools import repeat
 from operator import methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -82,7 +83,7 @@ class RelationshipRow(NamedTuple):
 def _storable(name: str, value: object) -> Value:
     """A value that is not a plain scalar, as a sink stores it; ValueError if it cannot."""
     if isinstance(value, tuple | list):
-        if not all(isinstance(item, str) for item in value):
+        if not all(map(isinstance, value, repeat(str))):  # map: no Python frame per item
             raise ValueError(f"property {name!r} is a list with non-string items")
         return list(value)
     if isinstance(value, str | int | float | bool):

@@ -3,14 +3,15 @@
 //   $source: Author - the first author's key (kg query also takes a name)
 //   $target: Author - the last author's key (kg query also takes a name)
 // Returns: step, author, key, papers (shared with the previous author); no rows when the two
-// are not connected or are the same author. Of several shortest chains, the one whose list
-// of author keys sorts first.
+// are the same author or more than 6 co-author steps apart (12 AUTHORED relationships: a
+// shortest path needs a bound). Of several shortest chains, the one whose list of author keys
+// sorts first.
 // Mirrors kg.traverse.collaboration_path.
 MATCH (a:Author {key: $source})
 MATCH (b:Author {key: $target})
 WITH a, b
 WHERE a <> b
-MATCH path = allShortestPaths((a)-[:AUTHORED*]-(b))
+MATCH path = allShortestPaths((a)-[:AUTHORED*..12]-(b))
 WITH [n IN nodes(path) WHERE n:Author] AS chain
 ORDER BY [n IN chain | n.key]
 LIMIT 1

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Create .venv with Python 3.12+ and install kg with its test and dev extras, and any more
-# named as the argument (`bash scripts/setup.sh dask`: Dask for `kg build --dask`).
+# Create .venv with Python 3.12+ and install kg from this checkout (editable).
+#   bash scripts/setup.sh         what running kg needs (make quickstart)
+#   bash scripts/setup.sh --all   and every extra of pyproject.toml: tests, linters (make test)
+# Packages come as wheels through uv (installed into .venv by pip; a wheel of its own), which
+# fetches them in parallel: a cold install takes seconds, not minutes. uv reads no pip
+# configuration: a private index is set with UV_DEFAULT_INDEX (docs/architecture.md#install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,11 +22,32 @@ find_python() {
     return 1
 }
 
+case "${1:-}" in
+    "" | --all) ;;
+    *) echo "kg setup: unknown option $1 (use --all for the test and lint extras)" >&2; exit 2 ;;
+esac
+
 if [ ! -x .venv/bin/python ]; then
     "$(find_python)" -m venv .venv
 fi
-.venv/bin/python -m pip install -qq --upgrade pip
-.venv/bin/python -m pip install -qq -e ".[test,dev${1:+,$1}]"
-# An editable install leaves our own modules uncompiled; where PYTHONDONTWRITEBYTECODE is
-# set they would be compiled again by every run (a tenth of a second per process).
-.venv/bin/python -m compileall -q kg extractors
+if [ ! -x .venv/bin/uv ]; then
+    .venv/bin/python -m pip install -qq --disable-pip-version-check 'uv>=0.5'
+fi
+target="."
+if [ "${1:-}" = --all ]; then
+    extras=$(.venv/bin/python -c 'import tomllib
+print(",".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]))')
+    target=".[$extras]"
+fi
+# Where PYTHONDONTWRITEBYTECODE is set nothing would ever be compiled, and every run would
+# compile what it imports again (seconds per command): compile at install time instead.
+compile=()
+if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then compile=(--compile-bytecode); fi
+# Wheels only (kg's own editable build aside): a package without a wheel for this machine is
+# an error here, not minutes of compiling.
+.venv/bin/uv pip install --quiet --python .venv/bin/python --only-binary :all: "${compile[@]}" \
+    -e "$target"
+if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then
+    # The editable install leaves our own modules uncompiled, whatever the flag says.
+    .venv/bin/python -m compileall -q kg extractors
+fi

@@ -215,6 +215,7 @@ def build(
     related: int = Settings.k,
     wait: float = DEFAULT_WAIT,
     waiting: Callable[[str], None] | None = None,
+    saved: Callable[[nx.MultiDiGraph, str], None] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -227,7 +228,8 @@ def build(
     The build holds the graph's lock (``GRAPH.lock``) from its load to its save: while
     another process's build of ``output`` runs, this one waits up to ``wait`` seconds
     (``waiting`` gets one line as it starts to), then adds to that build's result; or it
-    raises Locked.
+    raises Locked. ``saved(G, path)``, if given, runs once the file is saved, still under
+    the lock (the ``kg build`` command prepares the embedded engine's cache there).
     Raises InputError when nothing could be read, when the override file is bad, or
     (``strict``) when anything was bad; the file is then left as it was.
     """
@@ -270,5 +272,7 @@ def build(
         with paused_gc():
             report.graph_path = save_graph(G, output, mentions=mentions)
         steps.done()
+        if saved is not None:
+            saved(G, os.fspath(report.graph_path))
     report.seconds = time.perf_counter() - started
     return G, report

@@ -12,13 +12,16 @@ import time
 import warnings
 from collections.abc import Callable
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError, KgNote
 from kg.files import remove_stale_temp_files
 from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.engine import QUERY_TIMEOUT, RDB_NAME, EmbeddedEngine, one_line, open_graph
 from kg.terminal import safe_text
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 CACHE_SUFFIX = ".falkordb"
 STAMP_NAME = "stamp.json"
@@ -93,8 +96,6 @@ def materialise(
     is told in a :class:`kg.errors.KgNote`: the engine still runs, and the next query loads
     the graph again.
     """
-    import redis
-
     from kg.store.graphfile import load_graph
 
     directory = cache_dir(graph_path)
@@ -106,28 +107,65 @@ def materialise(
             return engine
         stamp = graph_stamp(graph_path)
         engine = open_graph(load_graph(graph_path), timeout=timeout)
-        tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
-        try:
-            os.makedirs(directory, exist_ok=True)
-            for prefix, suffix in _TEMP_FILES:
-                remove_stale_temp_files(directory, prefix, suffix)
-            engine.save(os.path.join(directory, RDB_NAME))
-            with open(tmp, "w") as fh:
-                json.dump(stamp, fh, sort_keys=True)
-            os.replace(tmp, os.path.join(directory, STAMP_NAME))
-        except (OSError, redis.RedisError) as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
-            warnings.warn(
-                KgNote(
-                    f"cannot save the embedded engine's cache in {directory}{os.sep} "
-                    f"({reason}); this query runs without it, and the next one loads the "
-                    "graph again"
-                ),
-                stacklevel=2,
-            )
+        _save_cache(
+            engine,
+            graph_path,
+            stamp,
+            what="this query runs without it, and the next one loads the graph again",
+        )
         return engine
+
+
+def prepare(G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bool = False) -> None:
+    """Save the engine cache of ``G``, the graph just saved to ``graph_path``, so that the
+    first query after a build starts from it instead of loading the graph (the ``kg build``
+    command has :func:`kg.graph.build.build` call this before it lets go of the graph's
+    lock; the bulk load gives the same database from ``G`` as from the file). With
+    ``progress``, one stderr line says so, with where the cache goes."""
+    stamp = graph_stamp(graph_path)
+    directory = cache_dir(graph_path)
+    start = time.monotonic()
+    if progress:
+        shown = safe_text(os.path.abspath(directory), keep="")
+        sys.stderr.write(f"preparing the embedded Cypher engine ({shown}{os.sep}) ...")
+        sys.stderr.flush()
+    try:
+        what = f"another kg process caching {os.fspath(graph_path)}"
+        with exclusive(os.path.join(directory, CACHE_LOCK), what, required=False):
+            with open_graph(G) as engine:
+                _save_cache(engine, graph_path, stamp, what="the first query loads the graph")
+    finally:
+        if progress:
+            sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+
+
+def _save_cache(
+    engine: EmbeddedEngine, graph_path: str | os.PathLike, stamp: dict[str, Any], *, what: str
+) -> None:
+    """Save the engine's database and the stamp of the graph file it holds; a cache that
+    cannot be saved is told in a :class:`kg.errors.KgNote` ending in ``what``."""
+    import redis
+
+    directory = cache_dir(graph_path)
+    tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for prefix, suffix in _TEMP_FILES:
+            remove_stale_temp_files(directory, prefix, suffix)
+        engine.save(os.path.join(directory, RDB_NAME))
+        with open(tmp, "w") as fh:
+            json.dump(stamp, fh, sort_keys=True)
+        os.replace(tmp, os.path.join(directory, STAMP_NAME))
+    except (OSError, redis.RedisError) as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
+        warnings.warn(
+            KgNote(
+                f"cannot save the embedded engine's cache in {directory}{os.sep} ({reason}); {what}"
+            ),
+            stacklevel=3,
+        )
 
 
 def embedded_runner(

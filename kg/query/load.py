@@ -148,28 +148,41 @@ def bulk_commands(
 ) -> list[BulkCommand]:
     """The graph's columns (:mod:`kg.rows`) as ``GRAPH.BULK`` commands for an empty graph.
 
-    Nodes go by kind (kinds sorted), relationships by type (sorted) and then by the kinds
-    they join, each group in the graph's order; :class:`Unpackable` if a value cannot go.
+    Nodes go by kind (kinds sorted), each kind by key; relationships by type (sorted), then
+    by the kinds they join, each group by start and end node. So the commands depend on the
+    graph alone, not on the order it was built or loaded in. :class:`Unpackable` if a value
+    cannot go.
     """
     tokens: list[tuple[bool, int, bytes]] = []  # (is a node token, rows, token)
     number: dict[str, int] = {}
     for group in sorted(nodes, key=lambda g: g.kind):
         header = token_header(node_labels(group.kind), ["key", *group.values])
-        number.update(
-            zip(group.keys, range(len(number), len(number) + len(group.keys)), strict=True)
-        )
-        fields = [encoded_column(group.keys), *map(encoded_column, group.values.values())]
+        order = sorted(range(len(group.keys)), key=group.keys.__getitem__)
+        keys = _permuted(group.keys, order)
+        number.update(zip(keys, range(len(number), len(number) + len(keys)), strict=True))
+        fields = [
+            encoded_column(keys),
+            *(encoded_column(_permuted(column, order)) for column in group.values.values()),
+        ]
         for count, token in _tokens(header, fields, max_bytes):
             tokens.append((True, count, token))
-    for rels in sorted(relationships, key=lambda g: g.type):
+    width = len(number)
+    for rels in sorted(relationships, key=lambda g: (g.type, g.start_kind, g.end_kind)):
         header = token_header(rel_type(rels.type), list(rels.values))
-        ends = list(
-            map(_ENDS, map(number.__getitem__, rels.starts), map(number.__getitem__, rels.ends))
-        )
-        fields = [ends, *map(encoded_column, rels.values.values())]
+        starts = list(map(number.__getitem__, rels.starts))
+        ends_ = list(map(number.__getitem__, rels.ends))
+        pair = [start * width + end for start, end in zip(starts, ends_, strict=True)]
+        order = sorted(range(len(pair)), key=pair.__getitem__)
+        ends = list(map(_ENDS, _permuted(starts, order), _permuted(ends_, order)))
+        fields = [ends, *(encoded_column(_permuted(c, order)) for c in rels.values.values())]
         for count, token in _tokens(header, fields, max_bytes):
             tokens.append((False, count, token))
     return _commands(tokens, max_bytes)
+
+
+def _permuted(column: Sequence, order: list[int]) -> list:
+    """``column`` in ``order`` (a list of its positions)."""
+    return list(map(column.__getitem__, order))
 
 
 def _commands(tokens: list[tuple[bool, int, bytes]], max_bytes: int) -> list[BulkCommand]:

@@ -14,6 +14,10 @@ from kg.schema import AUTHOR, AUTHORED
 
 #: Who is linked to whom: {author: {co-author: anything}} (as :func:`collaborations`).
 Index = Mapping[str, Collection[str]]
+#: The longest chain :func:`collaboration_path` looks for, in co-author steps; the named query
+#: bounds its pattern to twice as many AUTHORED relationships (``[:AUTHORED*..12]``), since
+#: an unbounded shortest path can run for minutes on an engine.
+MAX_CHAIN_STEPS = 6
 
 
 def papers_of(G: nx.MultiDiGraph, author: str) -> list[str]:
@@ -125,18 +129,25 @@ def _bfs_level(index: Index, frontier: set[str], seen: dict[str, int]) -> set[st
     return level
 
 
-def shortest_chain_layers(index: Index, a: str, b: str) -> list[set[str]] | None:
-    """The authors on shortest chains from ``a`` to ``b``, position by position, or None.
+def shortest_chain_layers(
+    index: Index, a: str, b: str, *, max_steps: int = MAX_CHAIN_STEPS
+) -> list[set[str]] | None:
+    """The authors on shortest chains from ``a`` to ``b``, position by position, or None
+    when there is no chain of at most ``max_steps`` steps.
 
     Breadth first from both ends (always the smaller frontier) until the searches meet at
     length ``d``; the layers are then pruned outwards from a position both searches reached,
     so that layer ``i`` holds exactly the authors at position ``i`` of some shortest chain.
+    Searches that have gone ``max_steps`` between them without meeting give up: the ends
+    are farther apart than that.
 
     >>> index = {"a": {"x": 1, "y": 1}, "x": {"a": 1, "b": 1}, "y": {"a": 1, "z": 1},
     ...          "z": {"y": 1, "b": 1}, "b": {"x": 1, "z": 1}}
     >>> [sorted(layer) for layer in shortest_chain_layers(index, "a", "b")]
     [['a'], ['x'], ['b']]
     >>> shortest_chain_layers({"a": {}, "b": {}}, "a", "b") is None
+    True
+    >>> shortest_chain_layers(index, "a", "b", max_steps=1) is None
     True
     """
     from_a, from_b = {a: 0}, {b: 0}
@@ -146,6 +157,8 @@ def shortest_chain_layers(index: Index, a: str, b: str) -> list[set[str]] | None
         if meet:
             d = min(from_a[x] + from_b[x] for x in meet)
             break
+        if len(levels_a) + len(levels_b) - 2 >= max_steps:
+            return None
         levels, seen = min((levels_a, from_a), (levels_b, from_b), key=lambda s: len(s[0][-1]))
         level = _bfs_level(index, levels[-1], seen)
         if not level:
@@ -165,7 +178,8 @@ def collaboration_path(G: nx.MultiDiGraph, source: str, target: str) -> list[dic
 
     Each row is one author on the path with the papers it shares with the previous one.
     Of several shortest chains, the one whose author keys come first in order wins.
-    No chain (or ``source`` is ``target``) gives ``[]``.
+    No chain of at most :data:`MAX_CHAIN_STEPS` co-author steps (or ``source`` is
+    ``target``) gives ``[]``.
 
     >>> from kg.query.example import example_graph
     >>> for row in collaboration_path(example_graph(), "Julia Kempe", "Carol Chen"):

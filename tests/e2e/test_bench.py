@@ -73,14 +73,17 @@ def test_suite_table_names_every_figure_and_target():
         "traverse": {
             "python": {"coauthors": {"median_ms": 0.4}},
             "cypher": {"coauthors": {"median_ms": 3.0}, "top_collaborators": {"median_ms": 700.0}},
-            "first_query_after_build_s": 9.5,
+            "first_query_after_build_s": 1.5,
+            "prepare_s": 3.25,
+            "first_query_loading_s": 6.5,
         },
         "push": {"runs": {"full": {"relationships_per_s": 18000}}, "batched_vs_per_row": 28.0},
     }
     table = run.format_table(run.rows_of(results))
     assert "build 5 papers, 1 workers" in table and "same as rebuild: True" in table
     assert "3.0..700.0 ms (top_collaborators)" in table and "18,000 rels/s" in table
-    assert len(table.splitlines()) == 2 + 11
+    assert "1.5 s" in table and "3.25 s / 6.5 s" in table and "<= 2.5 s" in table
+    assert len(table.splitlines()) == 2 + 12
 
 
 def test_stage_times_cover_each_stage_of_the_pipeline():

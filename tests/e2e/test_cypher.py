@@ -490,3 +490,42 @@ def test_sweep_removes_only_abandoned_folders():
         import shutil
 
         shutil.rmtree(folder)
+
+
+def test_kg_build_prepares_the_engine_and_the_library_build_does_not(tmp_path, monkeypatch):
+    """The first query after `kg build` starts from the saved database, which holds what
+    loading the file would; `build` of the library starts no server and writes no cache."""
+    from kg.cli import main
+    from kg.graph.build import build
+    from kg.store.graphfile import load_graph
+
+    samples = os.path.join(os.path.dirname(__file__), "..", "..", "samples")
+    library = tmp_path / "library.kg"
+    build([samples], library, fresh=True)
+    assert not os.path.exists(cache_dir(library))
+    graph = tmp_path / "cli.kg"
+    assert main(["build", samples, "-o", str(graph), "-q"]) == 0
+    assert engine_cache.cached_rdb(graph) is not None
+
+    def no_materialising(path):
+        raise AssertionError("the prepared database was not used")
+
+    queries = [
+        "MATCH (n) RETURN labels(n) AS labels, n.key AS key SKIP 100 LIMIT 20",
+        "MATCH (a)-[r]->(b) RETURN type(r) AS type, a.key AS a, b.key AS b LIMIT 30",
+        "MATCH (n) RETURN count(n) AS nodes",
+    ]
+    with open_graph(load_graph(graph)) as loaded:
+        expected = [loaded(q) for q in queries]
+    monkeypatch.setattr(engine_cache, "materialise", no_materialising)
+    with embedded_runner(graph) as run:
+        assert [run(q) for q in queries] == expected
+
+
+def test_prepare_says_where_the_database_goes_with_progress_only(graph_file, G, capsys):
+    engine_cache.prepare(G, graph_file)
+    assert capsys.readouterr().err == ""
+    engine_cache.prepare(G, graph_file, progress=True)
+    line = capsys.readouterr().err
+    assert line.startswith(f"preparing the embedded Cypher engine ({cache_dir(graph_file)}/) ...")
+    assert line.endswith(" s\n") and engine_cache.cached_rdb(graph_file) is not None

@@ -31,6 +31,21 @@ def test_query_returns_the_python_api_rows(G, run, name, given):
     assert rows == python_rows(G, query, given)
 
 
+def test_collaboration_path_bound_matches_the_python_api():
+    """Chains of MAX_CHAIN_STEPS and one step more: the engine answers as Python does."""
+    from kg.query.traverse_coauthors import MAX_CHAIN_STEPS as k
+    from tests.unit.test_traverse import chain_graph
+
+    chain = chain_graph(k + 1)
+    query = load_query("collaboration_path")
+    with open_graph(chain) as engine:
+        for target in (k, k + 1):
+            given = {"source": "C00", "target": f"author:c{target:02d}"}
+            rows = run_query(query, engine, given)
+            assert rows == python_rows(chain, query, given)
+            assert len(rows) == (k + 1 if target == k else 0)
+
+
 def test_cases_have_answers(G, run):
     """The cases above are not all empty: most return rows, some ties, some none."""
     counts = [len(run_query(load_query(n), run, g)) for n, cases in CASES.items() for g in cases]

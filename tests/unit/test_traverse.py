@@ -116,6 +116,33 @@ def test_collaboration_path_disconnected_or_same_author_is_empty(G):
     assert collaboration_path(G, "Julia Kempe", "julia kempe") == []
 
 
+def chain_graph(steps):
+    """Authors c00, c01, ... each writing one paper with the next: a chain of ``steps``."""
+    import networkx as nx
+
+    G = nx.MultiDiGraph(schema_version=1)
+    for i in range(steps + 1):
+        G.add_node(f"author:c{i:02d}", kind="Author", name=f"C{i:02d}", variants=[])
+    for i in range(steps):
+        add_paper(G, f"Link {i}", [f"author:c{i:02d}", f"author:c{i + 1:02d}"])
+    return G
+
+
+def test_collaboration_path_is_bounded_like_its_query():
+    """At most MAX_CHAIN_STEPS co-author steps, as the query's [:AUTHORED*..2k] pattern."""
+    from kg.query.named import load_query
+    from kg.query.traverse_coauthors import MAX_CHAIN_STEPS as k
+
+    G = chain_graph(k + 1)
+    rows = collaboration_path(G, "author:c00", f"author:c{k:02d}")
+    assert [r["step"] for r in rows] == list(range(k + 1))
+    assert rows[-1]["papers"] == [f"Link {k - 1}"]
+    assert collaboration_path(G, "author:c00", f"author:c{k + 1:02d}") == []
+    assert collaboration_path(G, "author:c01", f"author:c{k + 1:02d}") != []
+    text = load_query("collaboration_path").text
+    assert f"[:AUTHORED*..{2 * k}]" in text and f"more than {k} co-author steps" in text
+
+
 def test_top_collaborators(G):
     rows = top_collaborators(G, limit=10)
     assert [(r["author"], r["coauthors"], r["papers"]) for r in rows] == [
@@ -224,10 +251,13 @@ def random_collaboration_graph(seed, authors=30, papers=40):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_collaboration_path_is_the_first_shortest_chain(seed):
-    """Against brute force: every shortest chain in the co-author graph, smallest keys first."""
+    """Against brute force: every shortest chain in the co-author graph, smallest keys first,
+    none longer than the bound."""
     import itertools
 
     import networkx as nx
+
+    from kg.query.traverse_coauthors import MAX_CHAIN_STEPS
 
     G = random_collaboration_graph(seed)
     authors = sorted(n for n, k in G.nodes(data="kind") if k == "Author")
@@ -237,7 +267,9 @@ def test_collaboration_path_is_the_first_shortest_chain(seed):
         projection.add_edges_from(itertools.combinations(sorted(G.predecessors(p)), 2))
     for a, b in itertools.permutations(authors[:12], 2):
         rows = collaboration_path(G, a, b)
-        if not nx.has_path(projection, a, b):
+        if not nx.has_path(projection, a, b) or (
+            nx.shortest_path_length(projection, a, b) > MAX_CHAIN_STEPS
+        ):
             assert rows == []
             continue
         expected = min(nx.all_shortest_paths(projection, a, b))
