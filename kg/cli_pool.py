@@ -27,9 +27,9 @@ def add_pool_options(parser: argparse.ArgumentParser) -> None:
 
 def open_pool(args: argparse.Namespace, adding: bool) -> AbstractContextManager["Pool | None"]:
     """The pool a build extracts with, opened now: a Dask cluster's if ``--dask`` is given;
-    else, when ``adding`` to a graph, worker processes that load spaCy while this process
-    loads the graph (before the graph code is even imported); else none (the build opens
-    its own)."""
+    else, when ``adding`` to a graph or extracting with several workers, worker processes
+    that load spaCy while this process loads the graph and reads the listings (before the
+    graph code is even imported); else none (the build extracts in this process)."""
     if args.dask:
         from kg.scale.dask_pool import DaskPool
 
@@ -37,7 +37,7 @@ def open_pool(args: argparse.Namespace, adding: bool) -> AbstractContextManager[
         if not args.quiet:
             say(f"kg: extracting on {pool.describe()}", file=sys.stderr)
         return pool
-    if adding:
+    if adding or args.workers > 1:
         from kg.extractors.workers import WorkerPool
 
         return WorkerPool(max(args.workers, 1))
