@@ -20,27 +20,9 @@ from kg.graph.build import build
 from kg.lock import exclusive, graph_lock
 from kg.query.example import example_graph
 from kg.store.graphfile import load_graph, save_graph
+from tests.helpers.locks import hold_in_process
 
 pytestmark = pytest.mark.timeout(600)
-
-HOLD = (
-    "import sys, time\n"
-    "from kg.lock import exclusive\n"
-    "with exclusive(sys.argv[1], 'the test holder'):\n"
-    "    print('held', flush=True)\n"
-    "    time.sleep(float(sys.argv[2]))\n"
-)
-
-
-def hold_in_process(lock_path, seconds):
-    """Another process holding the lock file for ``seconds``; returns once it holds it."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(lock_path), str(seconds)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout.readline() == "held\n"
-    return proc
 
 
 def listing(path, tag, n):

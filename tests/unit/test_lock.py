@@ -3,8 +3,6 @@ after the wait, nothing left behind by a holder that ends or is killed."""
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -12,26 +10,7 @@ import pytest
 
 from kg.errors import Locked, OutputError
 from kg.lock import exclusive, graph_lock, holder
-
-HOLD = (
-    "import sys, time\n"
-    "from kg.lock import exclusive\n"
-    "with exclusive(sys.argv[1], 'the test holder'):\n"
-    "    print('held', flush=True)\n"
-    "    time.sleep(float(sys.argv[2]))\n"
-    "print(time.time(), flush=True)\n"
-)
-
-
-def hold_in_process(lock_path, seconds):
-    """A process that holds the lock (for ``seconds``); returns once it has it."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(lock_path), str(seconds)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout.readline() == "held\n"
-    return proc
+from tests.helpers.locks import hold_in_process
 
 
 def test_another_process_holding_the_lock_is_refused_with_its_pid(tmp_path):
