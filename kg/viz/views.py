@@ -267,7 +267,7 @@ def author_neighbourhood(
     steps = count(depth, "step")
     return coauthor_view(
         G,
-        schema.slug(author) + f"-depth-{depth}",
+        page_slug(author) + f"-depth-{depth}",
         f"Co-authors of {full_name(G, author)} within {steps}",
         authors,
         highlight=(author,),
@@ -352,7 +352,7 @@ def method_page(G: nx.MultiDiGraph, method: str, *, limit: int = MAX_NODES) -> V
     benchmarks they were applied to."""
     return method_dataset_view(
         G,
-        schema.slug(method),
+        page_slug(method),
         f"Method {full_name(G, method)}: where it was applied",
         traverse.datasets_of(G, method, include_variants=True),
         centre=method,
@@ -366,7 +366,7 @@ def dataset_page(G: nx.MultiDiGraph, dataset: str, *, limit: int = MAX_NODES) ->
     kind = G.nodes[dataset]["kind"]
     return method_dataset_view(
         G,
-        schema.slug(dataset),
+        page_slug(dataset),
         f"{kind} {full_name(G, dataset)}: methods applied to it",
         traverse.methods_on(G, dataset, include_parts=True),
         centre=dataset,
@@ -382,7 +382,7 @@ def concept_papers(G: nx.MultiDiGraph, concept: str, *, limit: int = MAX_NODES) 
     kind = G.nodes[concept]["kind"]
     note = f"{kind} {full_name(G, concept)} and the {len(papers):,} papers that name it.{left}"
     return View(
-        f"mentions-{schema.slug(concept)}",
+        f"mentions-{page_slug(concept)}",
         f"{kind} {full_name(G, concept)}: its papers",
         nodes,
         edges,
@@ -406,13 +406,28 @@ def related_papers(G: nx.MultiDiGraph, paper: str, *, top: int = RELATED_PAPERS)
         f"by shared specific concepts) and the {len(concepts):,} concepts they share."
     )
     return View(
-        schema.slug(paper),
+        page_slug(paper),
         f"Papers sharing concepts with {full_name(G, paper)}",
         nodes,
         edges,
         note,
         (paper,),
     )
+
+
+def page_slug(key: str) -> str:
+    """A node's key as part of a page name: its slug, ended with a hash of the key when the
+    name part has no letter or digit (``author:!!!`` and ``author:???`` stay apart).
+
+    >>> page_slug("author:ada lovelace")
+    'author-ada-lovelace'
+    >>> page_slug("author:!!!") == page_slug("author:???")
+    False
+    """
+    kind, _, name = key.partition(":")
+    if schema.slug(name):
+        return schema.slug(key)
+    return f"{schema.slug(kind)}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
 def file_stem(name: str, *, limit: int = MAX_NAME_BYTES - len(".html")) -> str:

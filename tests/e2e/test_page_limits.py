@@ -79,6 +79,13 @@ def test_an_author_of_no_letter_is_found_by_pages_and_queries_alike(tmp_path):
     assert any(p.name.startswith("author-") for p in write_pages(G, tmp_path, author="!!!"))
 
 
+def test_two_authors_of_no_letter_get_pages_of_their_own(tmp_path):
+    G = graph_of(("paper:1", ["!!!", "Ada Lovelace"]), ("paper:2", ["???", "Alan Turing"]))
+    pages = [p.name for p in write_pages(G, tmp_path, author=["!!!", "???"])]
+    focus = [name for name in pages if name.startswith("author-")]
+    assert len(focus) == 2 and len(set(focus)) == 2, pages
+
+
 def test_a_full_disk_part_way_says_which_pages_were_written_and_the_index_comes_last(
     tmp_path, monkeypatch
 ):
