@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from operator import attrgetter, itemgetter
 from os import PathLike
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import networkx as nx
 import orjson
@@ -236,20 +236,28 @@ def _schema_version(path: GraphPath, header: dict[str, Any]) -> int:
     return version
 
 
-def _read_head(path: GraphPath) -> tuple[dict[str, Any], int, int]:
-    """(header, offset of the first section, file size); GraphFileError if the file is not
-    a kg graph this kg reads or its header is damaged."""
+@contextmanager
+def _opened(path: GraphPath) -> Iterator[BinaryIO]:
+    """The graph file open for reading (one open for its header and its sections, so a
+    build replacing it meanwhile cannot mix two files); GraphFileError if there is none."""
     try:
-        with open(path, "rb") as fh:
-            magic = fh.read(len(MAGIC))
-            line = fh.readline(65536)
-            size = os.fstat(fh.fileno()).st_size
+        fh = open(path, "rb")
     except FileNotFoundError:
         raise GraphFileError(
             f"{path}: no such graph file; build one with `kg build INPUT -o {path}`"
         ) from None
     except IsADirectoryError:
         raise GraphFileError(f"{path}: is a directory, not a graph file") from None
+    with fh:
+        yield fh
+
+
+def _read_head(path: GraphPath, fh: BinaryIO) -> tuple[dict[str, Any], int, int]:
+    """(header, offset of the first section, file size) of the open graph file ``fh``;
+    GraphFileError if it is not a kg graph this kg reads or its header is damaged."""
+    magic = fh.read(len(MAGIC))
+    line = fh.readline(65536)
+    size = os.fstat(fh.fileno()).st_size
     if size == 0:
         raise GraphFileError(
             f"{path}: an empty file, not a kg graph; `kg build INPUT -o {path} --fresh` "
@@ -278,7 +286,8 @@ def _read_head(path: GraphPath) -> tuple[dict[str, Any], int, int]:
 def read_header(path: GraphPath) -> dict[str, Any]:
     """The header of a graph file; raises GraphFileError if it is not a readable kg graph
     or its header is damaged."""
-    return _read_head(path)[0]
+    with _opened(path) as fh:
+        return _read_head(path, fh)[0]
 
 
 class Section(NamedTuple):
@@ -327,10 +336,10 @@ def _load_sections[T](path: GraphPath, names: Sequence[str], convert: Callable[.
     """``convert`` applied to the decoded JSON of the named sections of a graph file, each
     checked against its checksum first; GraphFileError if the file is damaged. A file of the
     schema before checksums loads unverified, with a :class:`GraphFileNote`."""
-    header, start, size = _read_head(path)
-    sections = _sections(path, header, start, size)
     parts: list[bytes] = []
-    with open(path, "rb") as fh:
+    with _opened(path) as fh:
+        header, start, size = _read_head(path, fh)
+        sections = _sections(path, header, start, size)
         for name in names:
             section = sections[name]
             fh.seek(section.offset)

@@ -23,7 +23,8 @@ def sample_graph(tmp_path_factory):
 
 
 def section_spans(path):
-    header, start, size = graphfile._read_head(path)
+    with graphfile._opened(path) as fh:
+        header, start, size = graphfile._read_head(path, fh)
     return graphfile._sections(path, header, start, size), start
 
 
