@@ -6,7 +6,7 @@ and a view holding more than ``MAX_NODES`` nodes keeps the best connected ones a
 """
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -157,10 +157,13 @@ def left_out_edges(total: int, limit: int, top_left: float) -> str:
     )
 
 
-def coauthor_edges(G: nx.MultiDiGraph, nodes: Iterable[str]) -> tuple[tuple[Edge, ...], str]:
-    """The co-author links among ``nodes``, the ``MAX_EDGES`` heaviest, and the note on
-    those left out ("" if none)."""
-    pairs = sorted(coauthor_pairs(G, nodes).items(), key=lambda item: (-item[1], item[0]))
+def coauthor_edges(
+    G: nx.MultiDiGraph, shared: Mapping[tuple[str, str], int]
+) -> tuple[tuple[Edge, ...], str]:
+    """The co-author links of ``shared`` (pair -> shared papers, as
+    :func:`coauthor_pairs` counts them), the ``MAX_EDGES`` heaviest, and the note on those
+    left out ("" if none)."""
+    pairs = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
     left = ""
     if len(pairs) > MAX_EDGES:  # the heaviest links, before any text is made for them
         left = left_out_edges(len(pairs), MAX_EDGES, pairs[MAX_EDGES][1])
@@ -189,7 +192,7 @@ def coauthor_view(
 ) -> View:
     """Authors joined by their shared papers (edge width = shared papers)."""
     nodes, left = capped(G, authors, limit=limit, keep=highlight)
-    edges, left_edges = coauthor_edges(G, nodes)
+    edges, left_edges = coauthor_edges(G, coauthor_pairs(G, nodes))
     left += left_edges
     note = (
         f"{len(nodes):,} of {len(authors):,} authors{what}, {len(edges):,} co-author links "
@@ -231,7 +234,9 @@ def coauthor_network(G: nx.MultiDiGraph, *, limit: int = READABLE_NODES) -> View
     group = largest_component(C)
     nodes, _ = capped(G, group, limit=limit)
     found = communities(C, nodes)
-    edges, left = coauthor_edges(G, nodes)
+    links = C.subgraph(nodes).edges
+    shared = {(min(a, b), max(a, b)): int(links[a, b]["weight"]) for a, b in links}
+    edges, left = coauthor_edges(G, shared)
     others = max(0, nx.number_connected_components(C) - 1)
     groups = len(set(found.values()))
     note = (
