@@ -253,6 +253,9 @@ def _storable_column(name: str, values: list) -> list[Value | None]:
         if value is None or type(value) in _SCALARS:
             column.append(value)
             continue
+        if type(value) is list and all(map(isinstance, value, repeat(str))):
+            column.append(value)  # already what a sink stores
+            continue
         try:
             column.append(_storable(name, value))
         except ValueError as exc:

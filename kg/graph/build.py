@@ -31,7 +31,7 @@ from kg.graph.papers import (
 )
 from kg.graph.people import decide
 from kg.graph.rekey import apply_people, identity_summary
-from kg.graph.related import add_similar_edges
+from kg.graph.related import TextPart, add_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus
 from kg.graph.similar import Settings
 from kg.lock import DEFAULT_WAIT, graph_lock
@@ -127,6 +127,45 @@ def assemble_mentions(
     add_entity_layer(G, typed, other_types=other_types)
 
 
+def extract_into(
+    mentions: dict[str, list[Mention]],
+    to_extract: list[tuple[str, PaperRecord]],
+    *,
+    workers: int,
+    pool: Pool | None,
+    problems: list[Problem],
+    progress: bool,
+) -> Resolution | None:
+    """Extract the ``(key, record)`` pairs ``to_extract`` into ``mentions``, with a bar on
+    stderr if ``progress``; given an open ``pool``, resolve the papers already in
+    ``mentions`` while its workers extract, and return that Resolution of all of them."""
+    bar = tqdm(
+        total=len(to_extract),
+        unit="paper",
+        desc="extracting",
+        disable=not progress,
+        file=sys.stderr,
+        mininterval=0.5,
+    )
+    keys = [k for k, _ in to_extract]
+    resolution = None
+    if pool is None:
+        from kg.extractors.pipeline import extract_mentions  # spaCy loads only when needed
+
+        extracted = extract_mentions((r for _, r in to_extract), workers=workers, problems=problems)
+    else:
+        extracted = pool.extract((r for _, r in to_extract), problems)
+        fresh = set(keys)
+        resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
+    for key, (_, found) in zip(keys, extracted, strict=False):
+        mentions[key] = found
+        bar.update()
+    bar.close()
+    if resolution is not None:
+        resolution.extend([(key, mentions[key]) for key in keys])
+    return resolution
+
+
 def build_graph(
     inputs: Iterable[Input],
     *,
@@ -158,43 +197,23 @@ def build_graph(
     to_extract, report, authors = plan_records(G, records, reingest=reingest)
     steps.done()
     report.problems = problems
-    bar = tqdm(
-        total=len(to_extract),
-        unit="paper",
-        desc="extracting",
-        disable=not progress,
-        file=sys.stderr,
-        mininterval=0.5,
-    )
-    keys = [k for k, _ in to_extract]
-    resolution = None
-    if pool is None:
-        from kg.extractors.pipeline import extract_mentions  # spaCy loads only when needed
-
-        extracted = extract_mentions((r for _, r in to_extract), workers=workers, problems=problems)
-    else:
-        extracted = pool.extract((r for _, r in to_extract), problems)
-        # While the workers extract: resolve the papers already here.
-        fresh = set(keys)
-        resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
-    for key, (_, found) in zip(keys, extracted, strict=False):
-        mentions[key] = found
-        bar.update()
-    bar.close()
-    steps.start("resolving names and author identity")
-    if resolution is not None:
-        resolution.extend([(key, mentions[key]) for key in keys])
-    assemble_mentions(G, mentions, resolution=resolution)
-    authors |= apply_people(G, decide(identity_summary(G), overrides))
-    # Authors this build did not touch keep their counts; those without one get it.
-    authors.update(
-        a
-        for a, attrs in node_attrs(G).items()
-        if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
-    )
-    set_coauthor_counts(G, authors)
-    steps.start("finding related papers")
-    add_similar_edges(G, settings=Settings(k=related))
+    settings = Settings(k=related)
+    with TextPart(G, settings=settings) as text:  # while the rest goes on
+        resolution = extract_into(
+            mentions, to_extract, workers=workers, pool=pool, problems=problems, progress=progress
+        )
+        steps.start("resolving names and author identity")
+        assemble_mentions(G, mentions, resolution=resolution)
+        authors |= apply_people(G, decide(identity_summary(G), overrides))
+        # Authors this build did not touch keep their counts; those without one get it.
+        authors.update(
+            a
+            for a, attrs in node_attrs(G).items()
+            if attrs["kind"] == S.AUTHOR and "coauthors" not in attrs
+        )
+        set_coauthor_counts(G, authors)
+        steps.start("finding related papers")
+        add_similar_edges(G, settings=settings, text=text.result(G))
     steps.done()
     report.seconds = time.perf_counter() - started
     return G, report

@@ -7,15 +7,21 @@ score, its text part, the rank, and the shared concepts (names, keys, and what e
 to the score as JSON text, since property graphs store no maps).
 """
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import networkx as nx
 import orjson
 
 from kg import schema as S
+from kg.extractors.children import die_with_parent
+from kg.extractors.workers import worker_processes
 from kg.graph import similar
 from kg.graph._nx import insert_edges, node_attrs, successors
-from kg.graph.similar import DEFAULTS, Settings, Summary
+from kg.graph.similar import DEFAULTS, Candidates, Settings, Summary
 
 
 def paper_keys(G: nx.MultiDiGraph) -> list[str]:
@@ -45,11 +51,16 @@ def concept_roles(
     return roles
 
 
-def summaries(G: nx.MultiDiGraph, keys: list[str], *, settings: Settings) -> list[Summary]:
-    """The summaries of the papers ``keys``."""
+def summaries(
+    G: nx.MultiDiGraph, keys: list[str], *, settings: Settings, text: bool = True
+) -> list[Summary]:
+    """The summaries of the papers ``keys`` (without their terms unless ``text``)."""
     node = node_attrs(G)
     return [
-        similar.summarise(paper_text(node[k]), concept_roles(G, k, settings=settings)) for k in keys
+        similar.summarise(
+            paper_text(node[k]) if text else "", concept_roles(G, k, settings=settings)
+        )
+        for k in keys
     ]
 
 
@@ -74,8 +85,11 @@ def edge_attrs(G: nx.MultiDiGraph, rank: int, n: similar.Neighbour) -> dict[str,
     }
 
 
-def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> None:
-    """(Re)compute every paper's ``settings.k`` most related papers as SIMILAR_TO edges.
+def add_similar_edges(
+    G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS, text: Candidates | None = None
+) -> None:
+    """(Re)compute every paper's ``settings.k`` most related papers as SIMILAR_TO edges,
+    from ``text``, the papers' :func:`text_part` if already computed.
 
     The whole corpus is scored again (corpus statistics change with every paper added), so a
     graph built in steps equals one built at once.
@@ -84,9 +98,9 @@ def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> N
     keys = paper_keys(G)
     if len(keys) < 2 or settings.k < 1:
         return
-    papers = summaries(G, keys, settings=settings)
+    papers = summaries(G, keys, settings=settings, text=text is None)
     model = similar.decide(similar.corpus_stats(papers), settings=settings)
-    found = similar.neighbours(model, papers)
+    found = similar.neighbours(model, papers, text)
     insert_edges(
         G,
         (
@@ -95,6 +109,73 @@ def add_similar_edges(G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> N
             for rank, n in enumerate(row, 1)
         ),
     )
+
+
+def text_part(texts: list[str], settings: Settings) -> Candidates:
+    """The candidate pairs of the papers with these titles and abstracts (sorted by key),
+    by what they say alone: corpus statistics of their terms, then
+    :func:`kg.graph.similar.text_candidates`."""
+    papers = [similar.summarise(t, {}) for t in texts]
+    model = similar.decide(similar.corpus_stats(papers), settings=settings)
+    return similar.text_candidates(model, papers)
+
+
+#: Papers from which :class:`TextPart` runs in a process of its own (with fewer, starting
+#: a process costs more than it saves).
+SIDE_MIN_PAPERS = 2000
+
+
+def _side_started(parent: int) -> None:
+    die_with_parent(parent)
+    os.nice(10)  # the extraction workers come first
+
+
+class TextPart:
+    """The :func:`text_part` of a graph's papers, computed in a process of its own at low
+    priority from the moment the papers are known: it takes the core a build leaves idle
+    while it resolves names. Closing it stops that process.
+
+    :meth:`result` is None (the build computes the text part itself) for a graph of fewer
+    than SIDE_MIN_PAPERS papers, or if its papers changed, or if the process was lost.
+    """
+
+    def __init__(self, G: nx.MultiDiGraph, *, settings: Settings = DEFAULTS) -> None:
+        self.keys = paper_keys(G)
+        self._pool: ProcessPoolExecutor | None = None
+        if len(self.keys) < SIDE_MIN_PAPERS or settings.k < 1:
+            return
+        node = node_attrs(G)
+        self._pool = ProcessPoolExecutor(
+            1,
+            initializer=_side_started,
+            initargs=(os.getpid(),),
+            mp_context=multiprocessing.get_context("spawn"),
+        )
+        texts = [paper_text(node[k]) for k in self.keys]
+        self._text = self._pool.submit(text_part, texts, settings)
+
+    def result(self, G: nx.MultiDiGraph) -> Candidates | None:
+        """The text part, if ``G``'s papers are still those it was started for."""
+        if self._pool is None or paper_keys(G) != self.keys:
+            return None
+        try:
+            return self._text.result()
+        except BrokenProcessPool:
+            return None
+
+    def close(self) -> None:
+        """Stop the process, busy or not."""
+        if self._pool is not None:
+            for process in worker_processes(self._pool):
+                process.terminate()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> "TextPart":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class Corpus:

@@ -230,13 +230,23 @@ class Vectors(NamedTuple):
 
 def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
     """The vectors of ``summaries`` under ``model``."""
+    return Vectors(text_vectors(model, summaries), concept_vectors(model, summaries))
+
+
+def text_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_matrix:
+    """The unit TF-IDF rows of ``summaries``' terms (the model's term part alone)."""
     counts = _matrix([s.terms for s in summaries], model.term_index, len(model.term_index))
     counts.data = 1.0 + np.log(counts.data)
-    text = _normalised(sparse.csr_matrix(counts @ sparse.diags(model.term_idf)))
+    return _normalised(sparse.csr_matrix(counts @ sparse.diags(model.term_idf)))
+
+
+def concept_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_matrix:
+    """The rows of ``summaries``' concept roles times the square root of their damped IDF
+    (the model's concept part alone)."""
     roles = _matrix([s.concepts for s in summaries], model.concept_index, len(model.concept_index))
     concepts = sparse.csr_matrix(roles @ sparse.diags(np.sqrt(model.concept_idf)))
     concepts.sort_indices()
-    return Vectors(text, concepts)
+    return concepts
 
 
 #: Pairs scored at once: each pair's dot product is its own sum, so the chunks change no
@@ -333,8 +343,8 @@ def best_pairs(
 
 def _scored(
     model: Model,
-    corpus: Vectors,
-    query: Vectors,
+    corpus: sparse.csr_matrix,
+    query: sparse.csr_matrix,
     rows: np.ndarray,
     cols: np.ndarray,
     text: np.ndarray,
@@ -342,18 +352,16 @@ def _scored(
     k: int,
 ) -> list[list[Neighbour]]:
     """Each query row's ``k`` best among the candidate pairs (query row, corpus col) whose
-    text scores are ``text``."""
+    text scores are ``text``; ``corpus`` and ``query`` are concept vectors."""
     raise_by = text * model.settings.concept_weight
-    score = text + raise_by * pair_dots(query.concepts, corpus.concepts, rows, cols)
+    score = text + raise_by * pair_dots(query, corpus, rows, cols)
     picked = best_pairs(rows, cols, score, text, k=k)
-    pair, column, product = shared_entries(
-        query.concepts, corpus.concepts, rows[picked], cols[picked]
-    )
+    pair, column, product = shared_entries(query, corpus, rows[picked], cols[picked])
     adds = _round(raise_by[picked][pair] * product)
     bounds = np.searchsorted(pair, np.arange(len(picked) + 1)).tolist()
     names = sorted(model.concept_index, key=model.concept_index.__getitem__)
     columns, weights = column.tolist(), adds.tolist()
-    out: list[list[Neighbour]] = [[] for _ in range(query.text.shape[0])]
+    out: list[list[Neighbour]] = [[] for _ in range(query.shape[0])]
     for n, (i, j, s, t) in enumerate(
         zip(
             rows[picked].tolist(),
@@ -389,13 +397,21 @@ def champions(M: sparse.csr_matrix, n: int) -> sparse.csr_matrix:
     return C.tocsr()
 
 
-def neighbours(model: Model, summaries: Sequence[Summary]) -> list[list[Neighbour]]:
-    """Each paper's ``k`` best neighbours among ``summaries``."""
+class Candidates(NamedTuple):
+    """Candidate pairs of papers (``rows[i]``, ``cols[i]``) and their exact text scores."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    text: np.ndarray
+
+
+def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
+    """Each paper's ``candidates`` best pairs by text, with their exact text scores (the
+    model's term part and the summaries' terms alone)."""
     from sparse_dot_topn import sp_matmul_topn
 
     settings = model.settings
-    corpus = vectors(model, summaries)
-    text = corpus.text
+    text = text_vectors(model, summaries)
     # Frequent terms make pairs only through their champions: the papers they weigh most in.
     columns = np.concatenate([model.specific_terms, model.frequent_terms])
     frequent = text[:, model.frequent_terms]
@@ -413,8 +429,19 @@ def neighbours(model: Model, summaries: Sequence[Summary]) -> list[list[Neighbou
     # Exactly over every term: the product counted the frequent terms of the champions only
     # (terms of one paper join no pair).
     rest = sparse.csr_matrix(frequent - held).toarray()
-    text_part = top.data[other] + dense_dots(frequent, rest, rows, cols)
-    return _scored(model, corpus, corpus, rows, cols, text_part, k=settings.k)
+    return Candidates(rows, cols, top.data[other] + dense_dots(frequent, rest, rows, cols))
+
+
+def neighbours(
+    model: Model, summaries: Sequence[Summary], candidates: Candidates | None = None
+) -> list[list[Neighbour]]:
+    """Each paper's ``k`` best neighbours among ``summaries``, from their ``text_candidates``
+    (computed here unless given: then the model's term part and the summaries' terms are
+    not used)."""
+    if candidates is None:
+        candidates = text_candidates(model, summaries)
+    concepts = concept_vectors(model, summaries)
+    return _scored(model, concepts, concepts, *candidates, k=model.settings.k)
 
 
 def query_neighbours(model: Model, corpus: Vectors, query: Summary, *, k: int) -> list[Neighbour]:
@@ -423,4 +450,4 @@ def query_neighbours(model: Model, corpus: Vectors, query: Summary, *, k: int) -
     text = (corpus.text @ q.text.T).toarray().ravel()
     cols = np.flatnonzero(text)
     rows = np.zeros(len(cols), dtype=np.int64)
-    return _scored(model, corpus, q, rows, cols, text[cols], k=k)[0]
+    return _scored(model, corpus.concepts, q.concepts, rows, cols, text[cols], k=k)[0]

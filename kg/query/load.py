@@ -102,17 +102,23 @@ def _tokens(header: bytes, fields: list[list[bytes]], max_bytes: int) -> list[tu
     """``(rows, token)`` pairs of rows given as columns of fields, each token within max_bytes
     (or one row, if a row alone is larger)."""
     rows = len(fields[0])
-    if len(header) + sum(len(field) for column in fields for field in column) <= max_bytes:
+    sizes = [list(map(len, column)) for column in fields]
+    if len(header) + sum(map(sum, sizes)) <= max_bytes:
         return [(rows, header + b"".join(chain.from_iterable(zip(*fields, strict=True))))]
-    tokens, parts, size = [], [header], len(header)
-    for row in map(b"".join, zip(*fields, strict=True)):
-        if len(parts) > 1 and size + len(row) > max_bytes:
-            tokens.append((len(parts) - 1, b"".join(parts)))
-            parts, size = [header], len(header)
-        parts.append(row)
-        size += len(row)
-    tokens.append((len(parts) - 1, b"".join(parts)))
+    tokens, start, size = [], 0, len(header)
+    for row, row_size in enumerate(map(sum, zip(*sizes, strict=True))):
+        if row > start and size + row_size > max_bytes:
+            tokens.append(_token(header, fields, start, row))
+            start, size = row, len(header)
+        size += row_size
+    tokens.append(_token(header, fields, start, rows))
     return tokens
+
+
+def _token(header: bytes, fields: list[list[bytes]], start: int, end: int) -> tuple[int, bytes]:
+    """The token of the rows ``start`` to ``end`` (not included)."""
+    parts = zip(*(column[start:end] for column in fields), strict=True)
+    return end - start, header + b"".join(chain.from_iterable(parts))
 
 
 def encoded_column(values: Sequence[Value | None]) -> list[bytes]:
@@ -137,7 +143,29 @@ def encoded_column(values: Sequence[Value | None]) -> list[bytes]:
         return [_NULL if v is None else _LONG(4, v) for v in values]
     if kinds == {float}:
         return [_NULL if v is None else _DOUBLE(2, v) for v in values]
+    if kinds == {list}:
+        return _encoded_lists(values)  # type: ignore[arg-type]
     return [pack_value(value) for value in values]
+
+
+def _encoded_lists(values: Sequence[list[str] | None]) -> list[bytes]:
+    """A column of string lists (or None) as fields, each distinct string packed once.
+
+    >>> _encoded_lists([["a"], None, []]) == [pack_value(["a"]), _NULL, pack_value([])]
+    True
+    """
+    packed: dict[str, bytes] = {}
+
+    def field(items: list[str]) -> bytes:
+        parts = [_ARRAY(5, len(items))]
+        for item in items:
+            part = packed.get(item)
+            if part is None:
+                part = packed[item] = pack_value(item)
+            parts.append(part)
+        return b"".join(parts)
+
+    return [_NULL if items is None else field(items) for items in values]
 
 
 def bulk_commands(
