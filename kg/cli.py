@@ -5,7 +5,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -88,15 +88,27 @@ def cmd_build(args: argparse.Namespace) -> int:
     return rc
 
 
-def prepared(G: "nx.MultiDiGraph", path: str, progress: bool) -> None:
-    """Prepare the embedded engine's cache of the graph just saved, so the first kg query
-    or kg cypher starts from it; an engine that cannot start costs only that speed."""
-    from kg.query.engine_cache import prepare
+def preparing(G: "nx.MultiDiGraph", path: str, progress: bool) -> Callable[[bool], None]:
+    """Prepare the embedded engine's cache of the graph about to be saved, so the first kg
+    query or kg cypher starts from it; an engine that cannot start costs only that speed."""
+    from kg.query.engine_cache import preparing
+
+    def failed(exc: KgError) -> Callable[[bool], None]:
+        warn(f"the first query will load the graph itself: {exc}")
+        return lambda saved: None
 
     try:
-        prepare(G, path, progress=progress)
+        finish = preparing(G, path, progress=progress)
     except KgError as exc:
-        warn(f"the first query will load the graph itself: {exc}")
+        return failed(exc)
+
+    def finished(saved: bool) -> None:
+        try:
+            finish(saved)
+        except KgError as exc:
+            failed(exc)
+
+    return finished
 
 
 def _build(
@@ -118,7 +130,7 @@ def _build(
             strict=args.strict,
             pool=pool,
             identity=args.identity,
-            saved=lambda G, path: prepared(G, path, progress),
+            saving=lambda G, path: preparing(G, path, progress),
             **wait_options(args),
         )
     for problem in report.problems:

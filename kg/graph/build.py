@@ -234,7 +234,7 @@ def build(
     related: int = Settings.k,
     wait: float = DEFAULT_WAIT,
     waiting: Callable[[str], None] | None = None,
-    saved: Callable[[nx.MultiDiGraph, str], None] | None = None,
+    saving: Callable[[nx.MultiDiGraph, str], Callable[[bool], None]] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -247,8 +247,10 @@ def build(
     The build holds the graph's lock (``GRAPH.lock``) from its load to its save: while
     another process's build of ``output`` runs, this one waits up to ``wait`` seconds
     (``waiting`` gets one line as it starts to), then adds to that build's result; or it
-    raises Locked. ``saved(G, path)``, if given, runs once the file is saved, still under
-    the lock (the ``kg build`` command prepares the embedded engine's cache there).
+    raises Locked. ``saving(G, path)``, if given, is called under the lock just before the
+    file is saved; what it returns is called with True once the file is saved, or with False
+    if it could not be (the ``kg build`` command has the embedded engine load the graph
+    meanwhile).
     Raises InputError when nothing could be read, when the override file is bad, or
     (``strict``) when anything was bad; the file is then left as it was.
     """
@@ -288,10 +290,16 @@ def build(
             )
         steps = Steps(progress)
         steps.start(f"saving {os.fspath(output)}")
-        with paused_gc():
-            report.graph_path = save_graph(G, output, mentions=mentions)
+        finish = saving(G, os.fspath(output)) if saving is not None else None
+        try:
+            with paused_gc():
+                report.graph_path = save_graph(G, output, mentions=mentions)
+        except BaseException:
+            if finish is not None:
+                finish(False)
+            raise
         steps.done()
-        if saved is not None:
-            saved(G, os.fspath(report.graph_path))
+        if finish is not None:
+            finish(True)
     report.seconds = time.perf_counter() - started
     return G, report

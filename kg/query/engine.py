@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
 from kg.extractors.children import die_with_parent
-from kg.query.load import BulkCommand, load_columns
+from kg.query.load import BulkCommand, column_commands, send_commands
 from kg.query.render import Rows, node_value, relationship_value
 from kg.rows import node_columns, relationship_columns
 
@@ -338,10 +338,15 @@ def plain(value: Any) -> Any:
 
 def load_into(engine: "EmbeddedEngine", G: "nx.MultiDiGraph") -> None:
     """Copy ``G`` into an empty engine: its columns (:mod:`kg.rows`), bulk-loaded."""
+    send_commands(engine, graph_commands(G))
+
+
+def graph_commands(G: "nx.MultiDiGraph") -> list[BulkCommand]:
+    """``G``'s columns (:mod:`kg.rows`) as bulk-load commands."""
     from kg.store.graphfile import paused_gc
 
     with paused_gc():  # millions of small objects, no cycles
-        load_columns(engine, node_columns(G), relationship_columns(G))
+        return column_commands(node_columns(G), relationship_columns(G))
 
 
 def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:

@@ -11,13 +11,22 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError, KgNote
 from kg.files import remove_stale_temp_files
 from kg.lock import DEFAULT_WAIT, exclusive
-from kg.query.engine import QUERY_TIMEOUT, RDB_NAME, EmbeddedEngine, one_line, open_graph
+from kg.query.engine import (
+    QUERY_TIMEOUT,
+    RDB_NAME,
+    EmbeddedEngine,
+    graph_commands,
+    one_line,
+    open_graph,
+)
+from kg.query.load import BulkCommand, send_commands
 from kg.terminal import safe_text
 
 if TYPE_CHECKING:
@@ -117,26 +126,60 @@ def materialise(
 
 
 def prepare(G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bool = False) -> None:
-    """Save the engine cache of ``G``, the graph just saved to ``graph_path``, so that the
-    first query after a build starts from it instead of loading the graph (the ``kg build``
-    command has :func:`kg.graph.build.build` call this before it lets go of the graph's
-    lock; the bulk load gives the same database from ``G`` as from the file). With
-    ``progress``, one stderr line says so, with where the cache goes."""
-    stamp = graph_stamp(graph_path)
+    """Save the engine cache of ``G``, the graph just saved to ``graph_path`` (as
+    :func:`preparing`, finished at once)."""
+    preparing(G, graph_path, progress=progress)(True)
+
+
+def preparing(
+    G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bool = False
+) -> Callable[[bool], None]:
+    """Start saving the engine cache of ``G``, the graph about to be saved to ``graph_path``,
+    so that the first query after a build starts from it instead of loading the graph;
+    return the function to call with True once the file is saved (False if it could not
+    be): it waits for the cache and stamps it with that file, or drops it.
+
+    The server starts while the graph becomes bulk-load commands, and loads them and saves
+    its database while the caller saves the graph file. The ``kg build`` command has
+    :func:`kg.graph.build.build` do this under the graph's lock; the bulk load gives the
+    same database from ``G`` as from the file. With ``progress``, one stderr line says so,
+    with where the cache goes, once the file is saved."""
     directory = cache_dir(graph_path)
-    start = time.monotonic()
-    if progress:
-        shown = safe_text(os.path.abspath(directory), keep="")
-        sys.stderr.write(f"preparing the embedded Cypher engine ({shown}{os.sep}) ...")
-        sys.stderr.flush()
+    what = f"another kg process caching {os.fspath(graph_path)}"
+    stack = contextlib.ExitStack()
     try:
-        what = f"another kg process caching {os.fspath(graph_path)}"
-        with exclusive(os.path.join(directory, CACHE_LOCK), what, required=False):
-            with open_graph(G) as engine:
-                _save_cache(engine, graph_path, stamp, what="the first query loads the graph")
-    finally:
+        stack.enter_context(exclusive(os.path.join(directory, CACHE_LOCK), what, required=False))
+        with contextlib.suppress(OSError):  # until stamped again, the cache is of no file
+            os.unlink(os.path.join(directory, STAMP_NAME))
+        # The server is a child of this pool's thread, which outlives its use.
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+        starting = pool.submit(EmbeddedEngine)
+        commands = graph_commands(G)
+        engine = stack.enter_context(starting.result())
+        loading = pool.submit(_load_and_save, engine, commands, directory)
+    except BaseException:
+        stack.close()
+        raise
+
+    def finish(saved: bool) -> None:
+        if not saved:  # closing the engine ends the load under way
+            stack.close()
+            return
+        start = time.monotonic()
         if progress:
-            sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+            shown = safe_text(os.path.abspath(directory), keep="")
+            sys.stderr.write(f"preparing the embedded Cypher engine ({shown}{os.sep}) ...")
+            sys.stderr.flush()
+        try:
+            with stack:
+                failure = loading.result() or _stamp(graph_path, graph_stamp(graph_path))
+                if failure is not None:
+                    _not_saved(directory, failure, "the first query loads the graph")
+        finally:
+            if progress:
+                sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
+
+    return finish
 
 
 def _save_cache(
@@ -144,28 +187,64 @@ def _save_cache(
 ) -> None:
     """Save the engine's database and the stamp of the graph file it holds; a cache that
     cannot be saved is told in a :class:`kg.errors.KgNote` ending in ``what``."""
+    directory = cache_dir(graph_path)
+    failure = _save_rdb(engine, directory) or _stamp(graph_path, stamp)
+    if failure is not None:
+        _not_saved(directory, failure, what)
+
+
+def _load_and_save(
+    engine: EmbeddedEngine, commands: list[BulkCommand], directory: str
+) -> Exception | None:
+    """Bulk-load ``commands`` into the empty ``engine`` and save its database in the cache
+    ``directory``; what kept it from being saved, if anything."""
+    send_commands(engine, commands)
+    return _save_rdb(engine, directory)
+
+
+def _save_rdb(engine: EmbeddedEngine, directory: str) -> Exception | None:
+    """Save the engine's database in the cache ``directory`` (after removing the temporary
+    files of a killed save); the error that stopped it, if any."""
     import redis
 
-    directory = cache_dir(graph_path)
-    tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
     try:
         os.makedirs(directory, exist_ok=True)
         for prefix, suffix in _TEMP_FILES:
             remove_stale_temp_files(directory, prefix, suffix)
         engine.save(os.path.join(directory, RDB_NAME))
+    except (OSError, redis.RedisError) as exc:
+        return exc
+    return None
+
+
+def _stamp(graph_path: str | os.PathLike, stamp: dict[str, Any]) -> OSError | None:
+    """Mark the cache of ``graph_path`` as of the file ``stamp`` identifies; the error that
+    stopped it, if any."""
+    directory = cache_dir(graph_path)
+    tmp = os.path.join(directory, f".{STAMP_NAME}.{os.getpid()}.tmp")
+    try:
         with open(tmp, "w") as fh:
             json.dump(stamp, fh, sort_keys=True)
         os.replace(tmp, os.path.join(directory, STAMP_NAME))
-    except (OSError, redis.RedisError) as exc:
+    except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
-        warnings.warn(
-            KgNote(
-                f"cannot save the embedded engine's cache in {directory}{os.sep} ({reason}); {what}"
-            ),
-            stacklevel=3,
-        )
+        return exc
+    return None
+
+
+def _not_saved(directory: str, failure: Exception, what: str) -> None:
+    """Tell in a :class:`kg.errors.KgNote` that the cache could not be saved, and ``what``
+    follows."""
+    reason = (
+        failure.strerror if isinstance(failure, OSError) and failure.strerror else one_line(failure)
+    )
+    warnings.warn(
+        KgNote(
+            f"cannot save the embedded engine's cache in {directory}{os.sep} ({reason}); {what}"
+        ),
+        stacklevel=4,
+    )
 
 
 def embedded_runner(

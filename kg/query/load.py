@@ -283,13 +283,18 @@ def without_nul(
 def load_columns(
     engine: Engine, nodes: list[NodeColumns], relationships: list[RelationshipColumns]
 ) -> None:
-    """Copy the graph's columns into an empty engine, then index every label's ``key``.
+    """Copy the graph's columns into an empty engine, then index every label's ``key``."""
+    send_commands(engine, column_commands(nodes, relationships))
 
-    A graph holding NUL (which the bulk format cannot carry) is loaded with U+FFFD in its
-    place, told in a :class:`kg.errors.KgNote`.
-    """
+
+def column_commands(
+    nodes: list[NodeColumns], relationships: list[RelationshipColumns]
+) -> list[BulkCommand]:
+    """The bulk commands of the graph's columns (:func:`bulk_commands`). A graph holding NUL
+    (which the bulk format cannot carry) is loaded with U+FFFD in its place, told in a
+    :class:`kg.errors.KgNote`."""
     try:
-        commands = bulk_commands(nodes, relationships)
+        return bulk_commands(nodes, relationships)
     except Unpackable as exc:
         if "NUL" not in str(exc):
             raise KgError(f"the embedded Cypher engine cannot load this graph: {exc}") from None
@@ -300,9 +305,13 @@ def load_columns(
                 "carry; it holds U+FFFD in their place (builds now replace NUL when they "
                 "read a record: rebuild with --fresh to clean the graph file too)"
             ),
-            stacklevel=2,
+            stacklevel=3,
         )
-        commands = bulk_commands(nodes, relationships)
+        return bulk_commands(nodes, relationships)
+
+
+def send_commands(engine: Engine, commands: list[BulkCommand]) -> None:
+    """Bulk-load ``commands`` into an empty engine, then index every label's ``key``."""
     engine.bulk(commands)
     for statement in key_schema_queries(constraints=False):
         engine.write(statement)

@@ -529,3 +529,29 @@ def test_prepare_says_where_the_database_goes_with_progress_only(graph_file, G, 
     line = capsys.readouterr().err
     assert line.startswith(f"preparing the embedded Cypher engine ({cache_dir(graph_file)}/) ...")
     assert line.endswith(" s\n") and engine_cache.cached_rdb(graph_file) is not None
+
+
+def test_a_cache_started_for_a_save_that_failed_is_of_no_file(graph_file, G):
+    engine_cache.prepare(G, graph_file)
+    assert engine_cache.cached_rdb(graph_file) is not None
+    engine_cache.preparing(G, graph_file)(False)
+    assert engine_cache.cached_rdb(graph_file) is None  # the old stamp went first
+    engine_cache.preparing(G, graph_file)(True)
+    assert engine_cache.cached_rdb(graph_file) is not None
+
+
+def test_a_build_whose_save_fails_leaves_no_engine_cache(tmp_path, monkeypatch):
+    from kg.cli import main
+    from kg.errors import OutputError
+    from kg.graph import build as build_module
+
+    samples = os.path.join(os.path.dirname(__file__), "..", "..", "samples")
+    graph = tmp_path / "g.kg"
+    assert main(["build", samples, "-o", str(graph), "-q"]) == 0
+
+    def full_disk(*args, **kwargs):
+        raise OutputError(f"{graph}: cannot write the graph file (No space left on device)")
+
+    monkeypatch.setattr(build_module, "save_graph", full_disk)
+    assert main(["build", samples, "-o", str(graph), "-q", "--fresh"]) != 0
+    assert engine_cache.cached_rdb(graph) is None
