@@ -22,6 +22,23 @@ if TYPE_CHECKING:
 
 #: Abstracts per batch handed to a worker (and per ``nlp.pipe`` batch).
 BATCH_SIZE = 256
+#: Abstracts in the first batch a pool hands out; each next one is twice as large, up to
+#: BATCH_SIZE, so a progress bar moves from the start.
+FIRST_BATCH = 16
+
+
+def batch_sizes() -> Iterator[int]:
+    """The sizes of the batches a pool hands out, in order.
+
+    >>> from itertools import islice
+    >>> list(islice(batch_sizes(), 7))
+    [16, 32, 64, 128, 256, 256, 256]
+    """
+    size = FIRST_BATCH
+    while True:
+        yield size
+        size = min(size * 2, BATCH_SIZE)
+
 
 #: A text's mentions and, if its extraction failed, why.
 Found = tuple[list[Mention], str | None]
@@ -141,13 +158,14 @@ class WorkerPool:
         caller can do other work before it reads the results. ``problems`` receives the
         records the extractors failed on (see :func:`failures_reported`)."""
         records = iter(records)
+        sizes = batch_sizes()
         pending: Pending = deque()
-        while len(pending) < self.workers * 2 and self._submit(records, pending):
+        while len(pending) < self.workers * 2 and self._submit(records, next(sizes), pending):
             pass
-        return failures_reported(self._results(records, pending), problems)
+        return failures_reported(self._results(records, sizes, pending), problems)
 
-    def _submit(self, records: Iterator[PaperRecord], pending: Pending) -> bool:
-        batch = list(islice(records, BATCH_SIZE))
+    def _submit(self, records: Iterator[PaperRecord], size: int, pending: Pending) -> bool:
+        batch = list(islice(records, size))
         if batch:
             pending.append((batch, self._pool.submit(_extract_batch, [r.abstract for r in batch])))
         return bool(batch)
@@ -155,12 +173,13 @@ class WorkerPool:
     def _results(
         self,
         records: Iterator[PaperRecord],
+        sizes: Iterator[int],
         pending: Pending,
     ) -> Iterator[tuple[PaperRecord, Found]]:
         while pending:
             batch, result = pending.popleft()
             yield from zip(batch, result.result(), strict=True)
-            self._submit(records, pending)
+            self._submit(records, next(sizes), pending)
 
     def close(self) -> None:
         """Stop the workers, busy or not, and shut the pool down."""

@@ -18,11 +18,11 @@ ABSTRACT = (
 def test_extract_mentions_streams_in_order_on_one_or_two_workers():
     records = [
         PaperRecord(abstract=f"Paper {i} uses BERT and CIFAR-10.", source="t", index=i)
-        for i in range(30)
-    ] + [PaperRecord(abstract=ABSTRACT, source="t", index=30)]
+        for i in range(99)  # batches of 16, 32 and 51 (see batch_sizes)
+    ] + [PaperRecord(abstract=ABSTRACT, source="t", index=99)]
     one = list(extract_mentions(records))
     two = list(extract_mentions(iter(records), workers=2))
-    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(31))
+    assert [r.index for r, _ in one] == [r.index for r, _ in two] == list(range(100))
     assert [ms for _, ms in one] == [ms for _, ms in two]
     assert {m.canonical for m in one[0][1]} == {"BERT", "CIFAR-10"}
 
