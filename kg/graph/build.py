@@ -3,6 +3,7 @@
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -36,7 +37,13 @@ from kg.graph.resolve import Resolution, resolve_corpus
 from kg.graph.similar import Settings
 from kg.lock import DEFAULT_WAIT, graph_lock
 from kg.progress import Steps
-from kg.store.graphfile import load_graph, load_mentions, paused_gc, save_graph
+from kg.store.graphfile import (
+    GraphFileNote,
+    load_graph,
+    load_mentions,
+    paused_gc,
+    save_graph,
+)
 
 #: A listing file, folder or glob.
 Input = str | PathLike[str]
@@ -219,6 +226,23 @@ def build_graph(
     return G, report
 
 
+def _loaded(
+    path: str | PathLike[str], *, strict: bool
+) -> tuple[nx.MultiDiGraph, dict[str, list[Mention]]]:
+    """The graph file a build adds to, without its entity layer, and its mentions. With
+    ``strict``, a file that can only be read unverified (no checksums) stops the build."""
+    with warnings.catch_warnings():
+        if strict:
+            warnings.simplefilter("error", GraphFileNote)
+        try:
+            return load_graph(path, entity_layer=False), load_mentions(path)
+        except GraphFileNote as note:
+            raise InputError(
+                f"{note}; --strict given, so nothing was added (build once without --strict "
+                "to upgrade the file)"
+            ) from None
+
+
 def build(
     inputs: Iterable[Input],
     output: str | PathLike[str],
@@ -264,8 +288,7 @@ def build(
         with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
             steps = Steps(progress and adding)
             steps.start(f"loading {os.fspath(output)}")
-            G = load_graph(output, entity_layer=False) if adding else None
-            mentions = load_mentions(output) if adding else {}
+            G, mentions = _loaded(output, strict=strict) if adding else (None, {})
             steps.done()
             with paused_gc():
                 G, report = build_graph(

@@ -1,5 +1,5 @@
 """kg on damaged and hostile files, as a user runs it: NUL in an abstract, --strict, an empty
-build output, a damaged graph file, a graph file of schema 3."""
+build output, a damaged graph file, a graph file of schema 3 (refused by --strict)."""
 
 import json
 
@@ -103,6 +103,14 @@ def test_a_schema_3_graph_file_is_read_with_a_note_and_upgraded_by_a_build(
         f"note: {old}: written by a kg before graph files carried checksums (schema 3), so "
         "read unverified; the next build into it adds them\n"
     )
+    before = old.read_bytes()
+    assert main(["build", str(listing), "-o", str(old), "--quiet", "--strict"]) == 1
+    assert capsys.readouterr().err == (
+        f"kg: error: {old}: written by a kg before graph files carried checksums (schema 3), "
+        "so read unverified; the next build into it adds them; --strict given, so nothing "
+        "was added (build once without --strict to upgrade the file)\n"
+    )
+    assert old.read_bytes() == before
     assert main(["build", str(listing), "-o", str(old), "--quiet"]) == 0
     capsys.readouterr()
     assert main(["stats", "-g", str(old)]) == 0
