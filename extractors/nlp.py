@@ -8,7 +8,7 @@ The custom components are registered here, and this is the only module that reac
 spaCy's internals (the span ruler's ``_match_label_id_map``).
 """
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import cast
 
 import spacy
@@ -103,13 +103,30 @@ class Gazetteer(SpanRuler):
     def match(self, doc: Doc) -> list[Span]:
         if len(self.matcher):  # token patterns: the span ruler's own way
             return super().match(doc)
-        labels = self._match_label_id_map
-        return sorted(
-            {
-                Span(doc, start, end, label=labels[key]["label"], span_id=labels[key]["id"])
-                for key, start, end in self.phrase_matcher(doc)
-            }
-        )
+        # Deduplicated and sorted as plain tuples, in the order of the Spans they become
+        # (start, end, label, knowledge-base id: none, span id), then made Spans.
+        keys = self._span_keys
+        found = sorted({(start, end) + keys[key] for key, start, end in self.phrase_matcher(doc)})
+        return [Span(doc, start, end, label=label, span_id=id_) for start, end, label, id_ in found]
+
+    @cached_property
+    def _span_keys(self) -> "SpanKeys":
+        return SpanKeys(self)
+
+
+class SpanKeys(dict[int, tuple[int, int]]):
+    """The string ids of a span ruler's match keys' (label, span id), found on first use
+    (a match key is the string id of its label and span id, so it never changes)."""
+
+    def __init__(self, ruler: SpanRuler) -> None:
+        super().__init__()
+        self.ruler = ruler
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        names = self.ruler._match_label_id_map[key]
+        strings = self.ruler.nlp.vocab.strings
+        self[key] = ids = (strings.add(names["label"]), strings.add(names["id"]))
+        return ids
 
 
 class PaperMentions:

@@ -9,7 +9,7 @@ line and one term a line: key, type, display form, document frequency, C-value, 
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib.resources import files
@@ -67,9 +67,9 @@ class Inventory:
     openings: Mapping[str, int]
 
     @cached_property
-    def opening_set(self) -> frozenset[tuple[str, ...]]:
-        """The openings as word pairs (as ``zip`` gives a text's)."""
-        return frozenset(tuple(opening.split(" ")) for opening in self.openings)
+    def opening_set(self) -> frozenset[tuple[bytes, ...]]:
+        """The openings as word pairs, in ASCII bytes (as :func:`_word_pairs` gives a text's)."""
+        return frozenset(tuple(opening.encode().split(b" ")) for opening in self.openings)
 
 
 def inventory_of(terms: Mapping[str, Term]) -> Inventory:
@@ -100,8 +100,10 @@ def load_inventory() -> Inventory:
     return inventory_of(parse_inventory(TERMS_PATH.read_text(encoding="utf-8"), MATCHED_TYPES)[1])
 
 
-#: A word as the openings are looked up by (letters, digits, inner hyphens).
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
+#: ``bytes.translate`` table keeping the characters of a word as the openings are looked up
+#: by (a-z, 0-9, "-"), all others made spaces: no character outside ASCII is one of them.
+_WORD_CHARACTERS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789-")
+_WORD_BYTES = bytes(c if c in _WORD_CHARACTERS else 32 for c in range(256))
 #: Up to four words joined by single spaces, from a term's start.
 _STRETCH = re.compile(r"[a-z0-9][a-z0-9\-]*(?: [a-z0-9][a-z0-9\-]*){1,3}")
 
@@ -120,13 +122,12 @@ def find_terms(text: str, inventory: Inventory) -> list[tuple[int, int, Term]]:
     [(11, 24, 'slot filling')]
     """
     lowered = text.lower()
-    words = _WORD.findall(lowered)
-    openings = inventory.opening_set.intersection(zip(words, words[1:], strict=False))
+    openings = inventory.opening_set.intersection(_word_pairs(lowered))
     if not openings:
         return []
     uses = []
     for pair in openings:
-        opening = " ".join(pair)
+        opening = b" ".join(pair).decode()
         at = lowered.find(opening)
         while at >= 0:
             if at == 0 or not (lowered[at - 1].isalnum() or lowered[at - 1] == "-"):
@@ -139,6 +140,21 @@ def find_terms(text: str, inventory: Inventory) -> list[tuple[int, int, Term]]:
         if not found or start >= found[-1][1]:
             found.append((start, end, term))
     return found
+
+
+def _word_pairs(lowered: str) -> Iterator[tuple[bytes, bytes]]:
+    """Each two consecutive words of ``lowered``, in ASCII bytes: its runs of letters, digits
+    and hyphens, each from its first letter or digit (what ``[a-z0-9][a-z0-9\\-]*`` finds, read
+    by ``bytes.translate`` many times faster).
+
+    >>> list(_word_pairs("a -b--c, é-d"))
+    [(b'a', b'b--c'), (b'b--c', b'd')]
+    """
+    spaced = (" " + lowered).encode("utf-8", "surrogatepass").translate(_WORD_BYTES)
+    while b" -" in spaced:
+        spaced = spaced.replace(b" -", b"  ")
+    words = spaced.split()
+    return zip(words, words[1:], strict=False)
 
 
 def _longest_term(lowered: str, at: int, inventory: Inventory) -> tuple[int, int, Term] | None:

@@ -11,7 +11,6 @@ new chunk. Text with other whitespace goes to it as it is.
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from itertools import chain
 from typing import cast
 
@@ -82,14 +81,20 @@ def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[s
 _EMOTICON_START = re.compile(r"[:;=][()\[\]\-|*^]")
 
 
-@lru_cache(maxsize=256)
-def space_flags(n: int) -> tuple[bool, ...]:
-    """Trailing-space flags of a chunk's ``n`` tokens: only its last token has one.
+class SpaceFlags(dict[int, bytes]):
+    """Trailing-space flags of a chunk's ``n`` tokens, one byte each: only its last token has
+    one. A Doc reads them as bools, faster from bytes than from a list of bools.
 
-    >>> space_flags(3)
-    (False, False, True)
+    >>> SpaceFlags()[3]
+    b'\\x00\\x00\\x01'
     """
-    return (False,) * (n - 1) + (True,)
+
+    def __missing__(self, n: int) -> bytes:
+        self[n] = flags = bytes(n - 1) + b"\x01"
+        return flags
+
+
+_SPACE_FLAGS = SpaceFlags()
 
 
 class ChunkCachingTokenizer:
@@ -120,12 +125,12 @@ class ChunkCachingTokenizer:
             pieces = list(map(self._orths.__getitem__, chunks))
         else:
             pieces = cast(list[tuple[int, ...]], found)
-        spaces = list(chain.from_iterable(map(space_flags, map(len, pieces))))
-        spaces[-1] = False
+        spaces = bytearray().join(map(_SPACE_FLAGS.__getitem__, map(len, pieces)))
+        spaces[-1] = 0
         return Doc(
             self.vocab,
             words=list(chain.from_iterable(pieces)),  # type: ignore[arg-type]  # lexeme ids
-            spaces=spaces,
+            spaces=spaces,  # type: ignore[arg-type]  # bools as bytes
             user_data={TEXT_KEY: text},
         )
 

@@ -12,7 +12,7 @@ import re
 from kg.extractors.records import BENCHMARK, DATASET, METHOD
 from kg.extractors.rules.names import is_name_shaped
 from kg.extractors.rules.sentences import sentence_start
-from kg.extractors.trie import trie_regex
+from kg.extractors.trie import lowered_in_place, trie_regex
 from kg.extractors.words import word_list, word_set
 
 _NON_NAMES = word_set("non_names")
@@ -46,14 +46,6 @@ def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
                 found.append(at)
             at = lowered.find(needle, at + 1)
     return sorted(found)
-
-
-def _lowered(text: str) -> str:
-    """``text`` in lower case, one character for one (offsets unchanged: "İ" is "i")."""
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(c.lower()[:1] for c in text)
 
 
 #: "the X, Y and Z datasets": a list before a collection head (found head first).
@@ -196,7 +188,7 @@ def list_spans(text: str) -> list[ListSpans]:
         items = _items(text, *m.span(1)) if m else []
         if len(items) > 1:  # one name before its head is the headed-name rule's
             found.append((items, _kind(head.group(1)), "headed"))
-    lowered = _lowered(text)
+    lowered = lowered_in_place(text)
     for at in _positions(lowered, _CUES):
         m = _CUED_LIST.match(text, at)
         if m:
@@ -258,7 +250,7 @@ def own_name_spans(text: str) -> list[tuple[int, int]]:
     ['Sparrow']
     """
     found = []
-    for at in _positions(_lowered(text), ("our ", "the proposed ")):
+    for at in _positions(lowered_in_place(text), ("our ", "the proposed ")):
         m = _OUR_NAME.match(text, at)
         if m is None:
             continue

@@ -3,7 +3,7 @@
 import re
 
 from kg.extractors.rules.context import TASK_HEADS, is_modifier, words_before
-from kg.extractors.trie import word_start_matches, word_start_regexes
+from kg.extractors.trie import matches_led_by
 from kg.extractors.words import word_set
 
 _GENERIC_SUBJECT_HEADS = word_set("generic_subject_heads")
@@ -11,7 +11,8 @@ _NOT_METRIC_MODIFIERS = word_set("not_metric_modifiers")
 #: Endings of adjectives, which right before the head describe a rate or gap rather than
 #: name a measure ("geometric rate", "reasonable rate"; not "agentic misalignment rate").
 _ADJECTIVE_ENDINGS = ("ic", "ical", "able", "ible", "ive", "ary", "ate")
-_METRIC_HEAD = word_start_regexes(r"(?i:rate|ratio|score|accuracy|gap)\b")
+_METRIC_HEAD_WORDS = ("rate", "ratio", "score", "accuracy", "gap")
+_METRIC_HEAD = re.compile(r"(?<!\w)(?i:" + "|".join(_METRIC_HEAD_WORDS) + r")\b")
 
 
 def metric_spans(sentence: str) -> list[tuple[int, int]]:
@@ -23,16 +24,16 @@ def metric_spans(sentence: str) -> list[tuple[int, int]]:
     ['refusal rate']
     """
     found = []
-    for m in word_start_matches(*_METRIC_HEAD, sentence):
-        words = words_before(sentence, m.start(1), 2)
-        of = _OF_PHRASE.match(sentence, m.end(1))
+    for m in matches_led_by(_METRIC_HEAD, sentence, _METRIC_HEAD_WORDS):
+        words = words_before(sentence, m.start(), 2)
+        of = _OF_PHRASE.match(sentence, m.end())
         first = (
-            m.start(1)
-            if of and is_modifier(of.group(1)) and m.group(1).lower() in ("rate", "ratio")
+            m.start()
+            if of and is_modifier(of.group(1)) and m.group().lower() in ("rate", "ratio")
             else None
         )
         for j in range(len(words) - 1, -1, -1):
-            nxt = words[j + 1][1] if j + 1 < len(words) else m.start(1)
+            nxt = words[j + 1][1] if j + 1 < len(words) else m.start()
             w, low = words[j][0], words[j][0].lower()
             if (
                 sentence[words[j][2] : nxt] != " "
@@ -40,7 +41,7 @@ def metric_spans(sentence: str) -> list[tuple[int, int]]:
                 or low in _NOT_METRIC_MODIFIERS
                 or low in TASK_HEADS
                 or w[0].isupper()
-                or nxt == m.start(1)
+                or nxt == m.start()
                 and low.endswith(_ADJECTIVE_ENDINGS)
             ):
                 break
@@ -55,11 +56,11 @@ _OF_PHRASE = re.compile(r" of ([a-z][\w\-]*)(?: ([a-z][\w\-]*))?(?![\w\-])")
 
 def _rate_of_end(sentence, head):
     """End of "rate/ratio of X Y" when a measured phrase follows the head."""
-    if head.group(1).lower() not in ("rate", "ratio"):
-        return head.end(1)
-    m = _OF_PHRASE.match(sentence, head.end(1))
+    if head.group().lower() not in ("rate", "ratio"):
+        return head.end()
+    m = _OF_PHRASE.match(sentence, head.end())
     if not m or not is_modifier(m.group(1)):
-        return head.end(1)
+        return head.end()
     return m.end() if m.group(2) and is_modifier(m.group(2)) else m.end(1)
 
 

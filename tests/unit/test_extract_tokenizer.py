@@ -9,9 +9,9 @@ from kg.extractors import tokenizer as tok_module
 from kg.extractors.tokenizer import (
     TEXT_KEY,
     ChunkCachingTokenizer,
+    SpaceFlags,
     plain_word_tokens,
     single_spaced,
-    space_flags,
 )
 
 TEXTS = [
@@ -52,8 +52,9 @@ def test_single_spaced(text, expected):
 
 
 def test_space_flags_mark_only_the_last_token():
-    assert space_flags(1) == (True,)
-    assert space_flags(3) == (False, False, True)
+    flags = SpaceFlags()
+    assert list(map(bool, flags[1])) == [True]
+    assert list(map(bool, flags[3])) == [False, False, True]
 
 
 @pytest.mark.parametrize("text", TEXTS)

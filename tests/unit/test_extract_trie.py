@@ -6,6 +6,8 @@ import re
 import pytest
 
 from kg.extractors.trie import (
+    lowered_in_place,
+    matches_led_by,
     trie_regex,
     word_start_ignorecase,
     word_start_matches,
@@ -94,3 +96,25 @@ def test_word_start_regexes_match_as_the_look_behind(pattern, not_after):
             assert [m.span(1) for m in word_start_matches(*pair, text, pos, endpos)] == [
                 m.span(1) for m in behind.finditer(text, pos, endpos)
             ], (text, pos, endpos)
+
+
+@pytest.mark.parametrize(
+    "pattern, literals",
+    [
+        (r"(?<!\w)(?i:rate|ratio|score|gap)\b", ("rate", "ratio", "score", "gap")),
+        (r"(?i:is|kit)s?", ("is", "kit")),
+    ],
+)
+def test_matches_led_by_finds_what_finditer_finds(pattern, literals):
+    regex = re.compile(pattern)
+    # "İ" and the Kelvin sign lower to "i" and "k"; "ı" and "ſ" match "i" and "s" only in re.
+    alphabet = "rateioscgpkRATEISCGPK -,İıſ\u212a"
+    for text in random_texts(alphabet, count=6000) + ["RATİO ſcore Kit ratıo", "gaps gap,GAP"]:
+        found = [m.span() for m in matches_led_by(regex, text, literals)]
+        assert found == [m.span() for m in regex.finditer(text)], text
+
+
+def test_lowered_in_place_keeps_offsets():
+    text = "İSTANBUL and \u212aelvin"
+    assert lowered_in_place(text) == "istanbul and kelvin"
+    assert len(lowered_in_place(text)) == len(text)
