@@ -10,6 +10,7 @@ from kg.extractors.tokenizer import (
     TEXT_KEY,
     ChunkCachingTokenizer,
     SpaceFlags,
+    bracketed_word_tokens,
     plain_word_tokens,
     single_spaced,
 )
@@ -128,3 +129,21 @@ def test_plain_word_tokens_are_spacys(blank):
                     plain += 1
                     assert found == [t.text for t in blank(chunk)], chunk
     assert plain > 1000
+
+
+def test_bracketed_word_tokens_are_spacys(blank):
+    """Bracketed words skip spaCy's tokenizer too, the words of its special cases included
+    ("(Dr).", "(no):" whose "):" is one)."""
+    rng = random.Random(6)
+    words = rng.sample(sorted(blank.rules), 300) + [
+        "".join(rng.choice("abcxyzXYZ") for _ in range(rng.randint(1, 6))) for _ in range(300)
+    ]
+    bracketed = 0
+    for word in words + ["no", "eg", "Dr", "cannot"]:
+        for after in ("", ",", ".", ";", ":", "!", ")", "'s", "-x"):
+            chunk = f"({word}){after}"
+            found = bracketed_word_tokens(chunk, blank.rules)
+            if found is not None:
+                bracketed += 1
+                assert found == [t.text for t in blank(chunk)], chunk
+    assert bracketed > 1000
