@@ -75,26 +75,31 @@ def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[s
     return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
 
 
-#: An ASCII word in brackets, maybe with a comma, full stop or semicolon after them
-#: ("(GRPO),"; not a colon: "):" is one of spaCy's special cases).
-_BRACKETED_WORD = re.compile(r"\(([A-Za-z]+)\)[,.;]?")
+#: An ASCII word with an opening or a closing bracket or both, maybe with a comma,
+#: semicolon or full stop (after a lowercase letter or the bracket) at its end ("(GRPO),",
+#: "accuracy),"; not a colon: "):" is one of spaCy's special cases).
+_BRACKETED_WORD = re.compile(r"\(?([A-Za-z]+)\)?(?:[,;]|(?<=[a-z)])\.)?")
 
 
 def bracketed_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
-    """The tokens of a chunk that is an ASCII word in brackets, maybe with one of ``,.;``
-    after them, as spaCy's English tokenizer makes them; None for any other chunk, and for
-    one where a string spaCy may look up on the way (the chunk less some of its marks) is
-    one of its ``special_cases``.
+    """The tokens of a chunk that is an ASCII word with brackets (``_BRACKETED_WORD``), as
+    spaCy's English tokenizer makes them; None for any other chunk, and for one where a
+    string spaCy may look up on the way (the chunk less some of its marks) is one of its
+    ``special_cases``.
 
     >>> bracketed_word_tokens("(GRPO),", {}), bracketed_word_tokens("(x-y)", {})
     (['(', 'GRPO', ')', ','], None)
+    >>> bracketed_word_tokens("(SGD,", {}), bracketed_word_tokens("(SGD.", {})
+    (['(', 'SGD', ','], None)
     """
     m = _BRACKETED_WORD.fullmatch(chunk)
     if m is None or any(
-        chunk[i:j] in special_cases for i in (0, 1) for j in range(m.end(1), len(chunk) + 1)
+        chunk[i:j] in special_cases
+        for i in (0, m.start(1))
+        for j in range(m.end(1), len(chunk) + 1)
     ):
         return None
-    return ["(", m.group(1), *chunk[m.end(1) :]]
+    return [*chunk[: m.start(1)], m.group(1), *chunk[m.end(1) :]]
 
 
 #: spaCy's special cases of marks ("''", ":)", ";-)") may take a neighbouring chunk's marks
@@ -165,7 +170,7 @@ class ChunkCachingTokenizer:
         add, hard = self.vocab.strings.add, []
         for chunk in chunks:
             pieces = plain_word_tokens(chunk, self._special_cases)
-            if pieces is None and chunk[:1] == "(":
+            if pieces is None:
                 pieces = bracketed_word_tokens(chunk, self._special_cases)
             if pieces is not None:
                 self._orths[chunk] = tuple(map(add, pieces))

@@ -1,6 +1,7 @@
 """The chunk-caching tokenizer: the same tokens as spaCy's blank English tokenizer."""
 
 import random
+from itertools import product
 
 import pytest
 import spacy
@@ -133,17 +134,18 @@ def test_plain_word_tokens_are_spacys(blank):
 
 def test_bracketed_word_tokens_are_spacys(blank):
     """Bracketed words skip spaCy's tokenizer too, the words of its special cases included
-    ("(Dr).", "(no):" whose "):" is one)."""
+    ("(Dr).", "(no):" whose "):" is one; "(SGD." keeps its full stop)."""
     rng = random.Random(6)
     words = rng.sample(sorted(blank.rules), 300) + [
         "".join(rng.choice("abcxyzXYZ") for _ in range(rng.randint(1, 6))) for _ in range(300)
     ]
     bracketed = 0
-    for word in words + ["no", "eg", "Dr", "cannot"]:
+    brackets = (("(", ")"), ("(", ""), ("", ")"))
+    for word, (opening, closing) in product(words + ["no", "eg", "Dr", "cannot", "SGD"], brackets):
         for after in ("", ",", ".", ";", ":", "!", ")", "'s", "-x"):
-            chunk = f"({word}){after}"
+            chunk = opening + word + closing + after
             found = bracketed_word_tokens(chunk, blank.rules)
             if found is not None:
                 bracketed += 1
                 assert found == [t.text for t in blank(chunk)], chunk
-    assert bracketed > 1000
+    assert bracketed > 3000
