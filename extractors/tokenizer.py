@@ -75,22 +75,25 @@ def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[s
     return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
 
 
-#: An ASCII word with an opening or a closing bracket or both, maybe with a comma,
-#: semicolon or full stop (after a lowercase letter or the bracket) at its end ("(GRPO),",
-#: "accuracy),"; not a colon: "):" is one of spaCy's special cases).
-_BRACKETED_WORD = re.compile(r"\(?([A-Za-z]+)\)?(?:[,;]|(?<=[a-z)])\.)?")
+#: An ASCII word or a number (digits, maybe with inner commas or full stops: "42,987",
+#: "0.5") with an opening or a closing bracket or both, maybe with a comma, semicolon or
+#: full stop (after a lowercase letter, a digit or the bracket) at its end ("(GRPO),",
+#: "accuracy),", "(0.5)."; not a colon: "):" is one of spaCy's special cases).
+_BRACKETED_WORD = re.compile(r"\(?([A-Za-z]+|\d+(?:[.,]\d+)*)\)?(?:[,;]|(?<=[a-z0-9)])\.)?")
 
 
 def bracketed_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
-    """The tokens of a chunk that is an ASCII word with brackets (``_BRACKETED_WORD``), as
-    spaCy's English tokenizer makes them; None for any other chunk, and for one where a
-    string spaCy may look up on the way (the chunk less some of its marks) is one of its
-    ``special_cases``.
+    """The tokens of a chunk that is an ASCII word or a number with brackets or a mark
+    (``_BRACKETED_WORD``), as spaCy's English tokenizer makes them; None for any other
+    chunk, and for one where a string spaCy may look up on the way (the chunk less some of
+    its marks) is one of its ``special_cases``.
 
     >>> bracketed_word_tokens("(GRPO),", {}), bracketed_word_tokens("(x-y)", {})
     (['(', 'GRPO', ')', ','], None)
     >>> bracketed_word_tokens("(SGD,", {}), bracketed_word_tokens("(SGD.", {})
     (['(', 'SGD', ','], None)
+    >>> bracketed_word_tokens("42,987.", {}), bracketed_word_tokens("8)", {"8)": None})
+    (['42,987', '.'], None)
     """
     m = _BRACKETED_WORD.fullmatch(chunk)
     if m is None or any(
