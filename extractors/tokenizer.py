@@ -77,9 +77,12 @@ def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[s
 
 #: An ASCII word or a number (digits, maybe with inner commas or full stops: "42,987",
 #: "0.5") with an opening or a closing bracket or both, maybe with a comma, semicolon or
-#: full stop (after a lowercase letter, a digit or the bracket) at its end ("(GRPO),",
-#: "accuracy),", "(0.5)."; not a colon: "):" is one of spaCy's special cases).
-_BRACKETED_WORD = re.compile(r"\(?([A-Za-z]+|\d+(?:[.,]\d+)*)\)?(?:[,;]|(?<=[a-z0-9)])\.)?")
+#: full stop (after a lowercase letter, two capitals, a digit or the bracket) at its end
+#: ("(GRPO),", "accuracy),", "BERT.", "(0.5)."; not "RotatE.", and not a colon: "):" is
+#: one of spaCy's special cases).
+_BRACKETED_WORD = re.compile(
+    r"\(?([A-Za-z]+|\d+(?:[.,]\d+)*)\)?(?:[,;]|(?:(?<=[a-z0-9)])|(?<=[A-Z][A-Z]))\.)?"
+)
 
 
 def bracketed_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
@@ -90,8 +93,8 @@ def bracketed_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> li
 
     >>> bracketed_word_tokens("(GRPO),", {}), bracketed_word_tokens("(x-y)", {})
     (['(', 'GRPO', ')', ','], None)
-    >>> bracketed_word_tokens("(SGD,", {}), bracketed_word_tokens("(SGD.", {})
-    (['(', 'SGD', ','], None)
+    >>> bracketed_word_tokens("(SGD.", {}), bracketed_word_tokens("(RotatE.", {})
+    (['(', 'SGD', '.'], None)
     >>> bracketed_word_tokens("42,987.", {}), bracketed_word_tokens("8)", {"8)": None})
     (['42,987', '.'], None)
     """
