@@ -15,6 +15,8 @@ from kg.extractors.tokenizer import TEXT_KEY
 
 #: The ``doc.spans`` key of the gazetteers' matches.
 SPANS_KEY = "gazetteer"
+#: The ``doc.user_data`` key of the same matches as (start, end, id) in characters.
+HITS_KEY = "gazetteer_hits"
 
 
 def find_mentions(doc: Doc, lexicon: Lexicon, model_version: re.Pattern[str]) -> list[Mention]:
@@ -25,7 +27,6 @@ def find_mentions(doc: Doc, lexicon: Lexicon, model_version: re.Pattern[str]) ->
     sents = sentence_bounds(text)
     sent_starts = [a for a, _ in sents]
     sent_ends = [b for _, b in sents]
-    # spaCy computes a span's character offsets on each read: read them once.
-    hits = ((span.start_char, span.end_char, span.id_) for span in doc.spans[SPANS_KEY])
+    hits = doc.user_data.get(HITS_KEY, [])
     found = find_candidates(text, hits, lexicon, model_version, sent_starts, sent_ends)
     return mentions(text, choose(text, found), sent_starts, sent_ends)

@@ -19,7 +19,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extractors import find
 from kg.extractors.candidates import model_version_pattern
-from kg.extractors.find import SPANS_KEY
+from kg.extractors.find import HITS_KEY, SPANS_KEY
 from kg.extractors.lexicon import Lexicon, load_lexicon, phrase_patterns
 from kg.extractors.tokenizer import ChunkCachingTokenizer
 
@@ -108,6 +108,14 @@ class Gazetteer(SpanRuler):
         keys = self._span_keys
         found = sorted({(start, end) + keys[key] for key, start, end in self.phrase_matcher(doc)})
         return [Span(doc, start, end, label=label, span_id=id_) for start, end, label, id_ in found]
+
+    def set_annotations(self, doc: Doc, matches: list[Span]) -> None:
+        """spaCy's, and the matches as (start, end, id) in characters appended to
+        ``doc.user_data[HITS_KEY]``, for the mention finder: read back from ``doc.spans``,
+        each would be made a Span anew."""
+        super().set_annotations(doc, matches)
+        hits = doc.user_data.setdefault(HITS_KEY, [])
+        hits.extend((span.start_char, span.end_char, span.id_) for span in matches)
 
     @cached_property
     def _span_keys(self) -> "SpanKeys":

@@ -75,6 +75,39 @@ def plain_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[s
     return ([chunk[:start]] if start else []) + words + ([chunk[end:]] if end < len(chunk) else [])
 
 
+#: An ASCII word or a number (digits, maybe with inner commas or full stops: "42,987",
+#: "0.5") with an opening or a closing bracket or both, maybe with a comma, semicolon or
+#: full stop (after a lowercase letter, two capitals, a digit or the bracket) at its end
+#: ("(GRPO),", "accuracy),", "BERT.", "(0.5)."; not "RotatE.", and not a colon: "):" is
+#: one of spaCy's special cases).
+_BRACKETED_WORD = re.compile(
+    r"\(?([A-Za-z]+|\d+(?:[.,]\d+)*)\)?(?:[,;]|(?:(?<=[a-z0-9)])|(?<=[A-Z][A-Z]))\.)?"
+)
+
+
+def bracketed_word_tokens(chunk: str, special_cases: Mapping[str, object]) -> list[str] | None:
+    """The tokens of a chunk that is an ASCII word or a number with brackets or a mark
+    (``_BRACKETED_WORD``), as spaCy's English tokenizer makes them; None for any other
+    chunk, and for one where a string spaCy may look up on the way (the chunk less some of
+    its marks) is one of its ``special_cases``.
+
+    >>> bracketed_word_tokens("(GRPO),", {}), bracketed_word_tokens("(x-y)", {})
+    (['(', 'GRPO', ')', ','], None)
+    >>> bracketed_word_tokens("(SGD.", {}), bracketed_word_tokens("(RotatE.", {})
+    (['(', 'SGD', '.'], None)
+    >>> bracketed_word_tokens("42,987.", {}), bracketed_word_tokens("8)", {"8)": None})
+    (['42,987', '.'], None)
+    """
+    m = _BRACKETED_WORD.fullmatch(chunk)
+    if m is None or any(
+        chunk[i:j] in special_cases
+        for i in (0, m.start(1))
+        for j in range(m.end(1), len(chunk) + 1)
+    ):
+        return None
+    return [*chunk[: m.start(1)], m.group(1), *chunk[m.end(1) :]]
+
+
 #: spaCy's special cases of marks ("''", ":)", ";-)") may take a neighbouring chunk's marks
 #: along: a chunk holding a quote mark or an emoticon's start is tokenised alone, and a text
 #: holding "''" as a whole ("'' ''x" is not "''" and "''x" read apart).
@@ -143,6 +176,8 @@ class ChunkCachingTokenizer:
         add, hard = self.vocab.strings.add, []
         for chunk in chunks:
             pieces = plain_word_tokens(chunk, self._special_cases)
+            if pieces is None:
+                pieces = bracketed_word_tokens(chunk, self._special_cases)
             if pieces is not None:
                 self._orths[chunk] = tuple(map(add, pieces))
             elif "'" in chunk or _EMOTICON_START.search(chunk):

@@ -3,7 +3,7 @@
 import pytest
 import spacy
 
-from kg.extractors.find import SPANS_KEY
+from kg.extractors.find import HITS_KEY, SPANS_KEY
 from kg.extractors.names import task_canonical
 from kg.extractors.pipeline import build_nlp, extract_mentions
 from kg.extractors.records import PaperRecord
@@ -435,6 +435,13 @@ def test_gazetteer_finds_what_spacys_span_ruler_finds(nlp, name, attr):
     found = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]]
     assert len(found) >= 3
     assert found == [(s.start_char, s.end_char, s.label_, s.id_) for s in reference.spans["ruler"]]
+
+
+def test_gazetteer_hits_are_the_spans_of_both_gazetteers(nlp):
+    doc = nlp("We fine-tune BERT on MNLI with DPO and report the F1 score of GPT-4.")
+    spans = [(s.start_char, s.end_char, s.id_) for s in doc.spans[SPANS_KEY]]
+    assert len(spans) >= 4
+    assert doc.user_data[HITS_KEY] == spans
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """The chunk-caching tokenizer: the same tokens as spaCy's blank English tokenizer."""
 
 import random
+from itertools import product
 
 import pytest
 import spacy
@@ -10,6 +11,7 @@ from kg.extractors.tokenizer import (
     TEXT_KEY,
     ChunkCachingTokenizer,
     SpaceFlags,
+    bracketed_word_tokens,
     plain_word_tokens,
     single_spaced,
 )
@@ -128,3 +130,23 @@ def test_plain_word_tokens_are_spacys(blank):
                     plain += 1
                     assert found == [t.text for t in blank(chunk)], chunk
     assert plain > 1000
+
+
+def test_bracketed_word_tokens_are_spacys(blank):
+    """Bracketed words and numbers skip spaCy's tokenizer too, the words of its special
+    cases included ("(Dr).", "(no):" whose "):" is one, "8)"; "(RotatE." keeps its full stop)."""
+    rng = random.Random(6)
+    words = rng.sample(sorted(blank.rules), 300) + [
+        "".join(rng.choice("abcxyzXYZ") for _ in range(rng.randint(1, 6))) for _ in range(300)
+    ]
+    bracketed = 0
+    words += ["no", "eg", "Dr", "cannot", "SGD", "RotatE", "8", "2020", "0.5", "42,987", "3.14"]
+    brackets = (("(", ")"), ("(", ""), ("", ")"), ("", ""))
+    for word, (opening, closing) in product(words, brackets):
+        for after in ("", ",", ".", ";", ":", "!", ")", "'s", "-x"):
+            chunk = opening + word + closing + after
+            found = bracketed_word_tokens(chunk, blank.rules)
+            if found is not None:
+                bracketed += 1
+                assert found == [t.text for t in blank(chunk)], chunk
+    assert bracketed > 3000
