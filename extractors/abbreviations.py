@@ -138,7 +138,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
     [('Off-policy evaluation', 'OPE'), ('Group Relative Policy Optimization', 'GRPO')]
     """
     found = []
-    for m in _REVERSED.finditer(text):
+    for m in _reversed_matches(text):
         short, inner = m.group(1), m.group(2)
         words = inner.split()
         if (
@@ -200,6 +200,22 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         if not _covers(short, long):
             continue
         found.append(Abbreviation(short, short_start, long, long_start))
+    return found
+
+
+def _reversed_matches(text):
+    """``_REVERSED.finditer(text)``, tried only at the start of each word before " (",
+    where every match starts (found by ``str.find``: a regex scan tries each capital)."""
+    found, end = [], 0
+    at = text.find(" (")
+    while at >= 0:
+        start = at
+        while start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+            start -= 1
+        if start >= end and (m := _REVERSED.match(text, start)):
+            found.append(m)
+            end = m.end()
+        at = text.find(" (", at + 2)
     return found
 
 

@@ -1,8 +1,16 @@
 """The Schwartz–Hearst abbreviation detector, on tiny inputs of our own."""
 
+import random
+
 import pytest
 
-from kg.extractors.abbreviations import best_long_form, find_abbreviations, is_short_form
+from kg.extractors.abbreviations import (
+    _REVERSED,
+    _reversed_matches,
+    best_long_form,
+    find_abbreviations,
+    is_short_form,
+)
 
 
 def pairs(text):
@@ -122,3 +130,15 @@ def test_long_form_crosses_a_comma_only_when_it_must():
 )
 def test_bracketed_lists_and_citations(text, expected):
     assert pairs(text) == expected
+
+
+def test_reversed_definitions_are_found_where_a_regex_scan_finds_them():
+    rng = random.Random(4)
+    pieces = ["A", "b", "-", "_", " (", ")", "B", "x", " ", "é", "(", "Ab", " (Abcdefghij)"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 24))) for _ in range(20000)]
+    texts.append("We use SOTA-X (State Of The Art X) and AB-CD (Another Big CD) here.")
+    for text in texts:
+        assert [m.span() for m in _reversed_matches(text)] == [
+            m.span() for m in _REVERSED.finditer(text)
+        ], text
+    assert len(_reversed_matches(texts[-1])) == 2
