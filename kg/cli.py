@@ -93,20 +93,17 @@ def preparing(G: "nx.MultiDiGraph", path: str, progress: bool) -> Callable[[bool
     query or kg cypher starts from it; an engine that cannot start costs only that speed."""
     from kg.query.engine_cache import preparing
 
-    def failed(exc: KgError) -> Callable[[bool], None]:
-        warn(f"the first query will load the graph itself: {exc}")
-        return lambda saved: None
-
     try:
         finish = preparing(G, path, progress=progress)
     except KgError as exc:
-        return failed(exc)
+        warn(f"the first query will load the graph itself: {exc}")
+        return lambda saved: None
 
     def finished(saved: bool) -> None:
         try:
             finish(saved)
         except KgError as exc:
-            failed(exc)
+            warn(f"the first query will load the graph itself: {exc}")
 
     return finished
 

@@ -162,6 +162,7 @@ def extract_into(
         extracted = extract_mentions((r for _, r in to_extract), workers=workers, problems=problems)
     else:
         extracted = pool.extract((r for _, r in to_extract), problems)
+        # While the workers extract: resolve the papers already here.
         fresh = set(keys)
         resolution = Resolution([(k, ms) for k, ms in mentions.items() if k not in fresh])
     for key, (_, found) in zip(keys, extracted, strict=False):

@@ -98,7 +98,10 @@ def add_similar_edges(
     keys = paper_keys(G)
     if len(keys) < 2 or settings.k < 1:
         return
-    papers = summaries(G, keys, settings=settings, text=text is None)
+    if text is None:
+        node = node_attrs(G)
+        text = text_part([paper_text(node[k]) for k in keys], settings)
+    papers = summaries(G, keys, settings=settings, text=False)
     model = similar.decide(similar.corpus_stats(papers), settings=settings)
     found = similar.neighbours(model, papers, text)
     insert_edges(
