@@ -2,8 +2,9 @@
 
 ``write_pages(G, out_dir, ...)`` writes an overview, the co-author network, the
 method-dataset bipartite page and any focus pages asked for, plus an ``index.html`` listing
-every page in the folder (earlier runs' too). Pages work offline, escape all paper text and
-are byte-for-byte deterministic for a given graph, options and ``$SOURCE_DATE_EPOCH``.
+every page in the folder (earlier runs' too), and brings the links of the folder's earlier
+pages up to date. Pages work offline, escape all paper text and are byte-for-byte
+deterministic for a given graph, options and ``$SOURCE_DATE_EPOCH``.
 """
 
 import html
@@ -25,7 +26,7 @@ from kg.files import atomic_output, partly_written
 from kg.lock import DEFAULT_WAIT, exclusive
 from kg.query.lookup import find_node
 from kg.viz import views
-from kg.viz.page import render
+from kg.viz.page import relink, render
 from kg.viz.views import View
 
 #: Nodes on the overview unless asked (or the folder's overview has another size).
@@ -35,6 +36,8 @@ STANDARD = ("overview", "coauthors", "methods-datasets")
 #: File names the index lists and nodes may link to (kg's own names are slugs).
 PAGE_NAME = re.compile(r"[A-Za-z0-9._-]+\.html")
 META = re.compile(r'<meta name="kg-page" content="([^"]*)">')
+#: How much of a page's start is read for its meta tag (which comes first in its head).
+HEAD_CHARS = 65536
 
 INDEX = jinja2.Environment(autoescape=True).from_string(
     """<!DOCTYPE html>
@@ -75,8 +78,8 @@ def read_meta(path: Path) -> dict[str, Any]:
     """What a page written by kg says about itself (title, note, focus, graph, written);
     for another file, its name as the title."""
     try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:65536]
-        found = META.search(head)
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            found = META.search(fh.read(HEAD_CHARS))
         meta = json.loads(html.unescape(found.group(1))) if found else {}
     except (OSError, ValueError):
         meta = {}
@@ -121,6 +124,18 @@ def own_pages(pages: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
     return found
 
 
+def relinked(path: Path, links: Mapping[str, str]) -> str | None:
+    """The text of the page kg wrote at ``path`` with its links brought up to date
+    (``links``: node key -> file name of its own page); None when they are current, or
+    ``path`` is not a page of kg's with a block of links (which is then left as it is)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+    except (OSError, ValueError):
+        return None
+    return relink(text, links, path.name) if META.search(text[:HEAD_CHARS]) else None
+
+
 def describe_graph(G: nx.MultiDiGraph, source: str) -> str:
     """Which graph pages were written from: its file and paper count."""
     papers = sum(1 for _, kind in G.nodes(data="kind") if kind == schema.PAPER)
@@ -141,11 +156,13 @@ def write_views(
     the paths written, ``index.html`` first.
 
     ``source`` names the graph (its file); nodes link to their own pages, of this run or
-    an earlier one. Each page is moved into place whole once written, and the index last,
-    so it never links a page not written; a failure part way (a full disk) says which pages
-    were written. Holds the folder's lock (``FOLDER_LOCK``) throughout: while another
-    process writes pages into ``out_dir``, wait up to ``wait`` seconds (``waiting`` gets one
-    line), then raise ``kg.errors.Locked``.
+    an earlier one. The earlier pages of the folder whose links this changes (a node of
+    theirs has its page now) get their block of links rewritten, and nothing else of them.
+    Each page is moved into place whole once written, the earlier pages after this run's
+    and the index last, so no page links a page not written; a failure part way (a full
+    disk) says which pages were written. Holds the folder's lock (``FOLDER_LOCK``)
+    throughout: while another process writes pages into ``out_dir``, wait up to ``wait``
+    seconds (``waiting`` gets one line), then raise ``kg.errors.Locked``.
     """
     out_dir = Path(out_dir)
     page_views = [views.fitted(view) for view in page_views]
@@ -158,6 +175,7 @@ def write_views(
     ):
         graph, when = describe_graph(G, source), written_at()
         pages = folder_pages(out_dir)
+        earlier = [out_dir / name for name in pages]
         for view in page_views:
             pages[f"{view.name}.html"] = {
                 "title": view.title,
@@ -169,27 +187,30 @@ def write_views(
                 "top": view.top,
             }
         links = own_pages(pages)
-        to_write = [
-            (
-                out_dir / f"{view.name}.html",
-                render(
-                    G, view, pages=links, meta={"graph": graph, "top": view.top, "written": when}
-                ),
+        texts = {
+            out_dir / f"{view.name}.html": render(
+                G, view, pages=links, meta={"graph": graph, "top": view.top, "written": when}
             )
             for view in page_views
-        ]
-        listed = sorted(pages.values(), key=index_order)
-        to_write.append(
-            (out_dir / "index.html", INDEX.render(pages=listed, source=graph, when=when))
+        }
+        # Earlier pages whose links change are read again when written, not kept in memory.
+        stale = [p for p in earlier if p not in texts and relinked(p, links) is not None]
+        index = out_dir / "index.html"
+        to_write = [*texts, *stale, index]
+        texts[index] = INDEX.render(
+            pages=sorted(pages.values(), key=index_order), source=graph, when=when
         )
         written: list[Path] = []
         try:
-            for path, text in to_write:
+            for path in to_write:
+                text = texts[path] if path in texts else relinked(path, links)
+                if text is None:  # its links were made current meanwhile, not by kg viz
+                    continue
                 with atomic_output(path, "the page", newline="\n") as fh:
                     fh.write(text)
                 written.append(path)
         except OutputError as exc:
-            raise partly_written(exc, written, [path for path, _ in to_write]) from None
+            raise partly_written(exc, written, to_write) from None
     return [written[-1], *written[:-1]]
 
 

@@ -10,7 +10,8 @@ vis-network shows as text.
 
 import json
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -60,6 +61,9 @@ COMMUNITY_COLOURS = (
 TOP_LABELS = 30
 #: Screen size (px) of the top nodes' labels; other labels show once they are this big.
 LABEL_PX = 14
+#: A page's block of links (``page.html``): each node of the page and the file of its own page,
+#: or null. Its JSON holds no ``<`` (``script_json``), so the block ends at the first ``</script>``.
+LINKS_BLOCK = re.compile(r'<script id="kg-own-pages" type="application/json">([^<]*)</script>')
 
 
 def style_of(kind: str) -> tuple[str, str, str]:
@@ -161,24 +165,54 @@ def search_names(G: nx.MultiDiGraph, key: str) -> list[str]:
     return list(dict.fromkeys(f for f in map(fold, names) if f))
 
 
-def build_network(
-    G: nx.MultiDiGraph, view: View, pages: Mapping[str, str] | None = None
-) -> Network:
+def page_links(keys: Iterable[str], pages: Mapping[str, str], name: str) -> dict[str, str | None]:
+    """{node key: file name of its own page, or None} for the nodes ``keys`` of the page
+    ``name``; ``pages`` maps node keys to their own pages' file names. A node's own page that is
+    this page is not linked.
+
+    >>> page_links(["a", "b", "c"], {"a": "a.html", "b": "p.html", "d": "d.html"}, "p.html")
+    {'a': 'a.html', 'b': None, 'c': None}
+    """
+    return {key: None if pages.get(key) == name else pages.get(key) for key in keys}
+
+
+def relink(text: str, pages: Mapping[str, str], name: str) -> str | None:
+    """``text``, the page ``name`` as kg wrote it, with its block of links (``LINKS_BLOCK``)
+    rewritten for ``pages`` (node key -> file name of its own page), keeping the nodes the
+    block lists; None when the links are current or ``text`` has no readable block (a page
+    not kg's, or of an older kg).
+
+    >>> page = '<script id="kg-own-pages" type="application/json">{"a":null}</script>'
+    >>> relink(page, {"a": "a.html"}, "v.html")
+    '<script id="kg-own-pages" type="application/json">{"a":"a.html"}</script>'
+    >>> relink(page, {"b": "b.html"}, "v.html") is None
+    True
+    """
+    found = LINKS_BLOCK.search(text)
+    try:
+        keys = json.loads(found.group(1)) if found else None
+    except ValueError:
+        return None
+    if not found or not isinstance(keys, dict):
+        return None
+    block = script_json(page_links(keys, pages, name))
+    if block == found.group(1):
+        return None
+    return f"{text[: found.start(1)]}{block}{text[found.end(1) :]}"
+
+
+def build_network(G: nx.MultiDiGraph, view: View) -> Network:
     """The pyvis Network of a view: nodes styled by kind (or community) and sized by degree,
-    edges by weight; the top nodes flagged, each node's details and its own page (from
-    ``pages``, key -> file name) in its data."""
+    edges by weight; the top nodes flagged and each node's details in its data."""
     net = Network(directed=True, cdn_resources="in_line")
     highlighted = set(view.highlight)
     top = set(top_nodes(G, view))
     community = dict(view.communities)
-    own = pages or {}
     for key in view.nodes:
         colour, shape, _ = style_of(G.nodes[key]["kind"])
         if key in community:
             colour = community_colour(community[key])
         extra: dict[str, Any] = {"top": True} if key in top else {}
-        if own.get(key) and own[key] != f"{view.name}.html":
-            extra["page"] = own[key]
         net.add_node(
             key,
             label=display_name(G, key),
@@ -253,11 +287,13 @@ def render(
     meta: Mapping[str, Any] | None = None,
 ) -> str:
     """The HTML text of one page; ``pages`` maps node keys to the file names of their own
-    pages, ``meta`` is what the index reads back (which graph, when)."""
+    pages (its block of links, which :func:`relink` rewrites), ``meta`` is what the index reads
+    back (which graph, when)."""
     template, vis_js, vis_css = _assets()
-    net = build_network(G, view, pages)
+    net = build_network(G, view)
     nodes, edges, _, _, _, _ = net.get_network_data()
     return template.render(
+        links_json=script_json(page_links(view.nodes, pages or {}, f"{view.name}.html")),
         title=view.title,
         note=view.note,
         legend=legend(G, view),

@@ -113,3 +113,30 @@ def test_a_full_disk_part_way_says_which_pages_were_written_and_the_index_comes_
     assert paths[0].name == "index.html" and os.path.getmtime(paths[0]) >= max(
         os.path.getmtime(p) for p in paths[1:]
     )
+
+
+def test_an_earlier_page_that_cannot_be_relinked_is_named_and_left_whole(tmp_path, monkeypatch):
+    G = graph_of(("paper:1", ["Ada Lovelace", "Alan Turing"]))
+    write_views(G, tmp_path, [views.overview(G)])
+    before = (tmp_path / "overview.html").read_bytes()
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if os.path.basename(dst) == "overview.html":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(OutputError) as info:
+        write_views(G, tmp_path, [views.author_neighbourhood(G, author_key("Ada Lovelace"))])
+    assert str(info.value) == (
+        f"cannot write the page {tmp_path / 'overview.html'}: No space left on device; check "
+        "the folder or choose another output path; written (each whole): "
+        "author-adalovelace-depth-1.html; not written: overview.html, index.html"
+    )
+    assert (tmp_path / "overview.html").read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == [  # no temporary file left; the first run's index
+        "author-adalovelace-depth-1.html",
+        "index.html",
+        "overview.html",
+    ]
