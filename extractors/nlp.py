@@ -12,7 +12,7 @@ from functools import cached_property, lru_cache
 from typing import cast
 
 import spacy
-from spacy.attrs import IS_SPACE, LOWER, NORM
+from spacy.attrs import IDX, IS_SPACE, LENGTH, LOWER, NORM
 from spacy.language import Language
 from spacy.pipeline import SpanRuler
 from spacy.tokens import Doc, Span
@@ -54,7 +54,7 @@ def build_nlp() -> Language:
         nlp.add_pipe(
             "gazetteer",
             name="gazetteer_cased",
-            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH"},
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH", "spans": False},
         ),
     )
     ruler.add_patterns(cased)
@@ -63,7 +63,7 @@ def build_nlp() -> Language:
         nlp.add_pipe(
             "gazetteer",
             name="gazetteer_lower",
-            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER"},
+            config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "LOWER", "spans": False},
         ),
     )
     # A ruler tokenises its patterns through the pipes before it; keep the first out.
@@ -80,13 +80,15 @@ def build_nlp() -> Language:
 @Language.factory(
     "gazetteer",
     assigns=["doc.spans"],
-    default_config={"spans_key": SPANS_KEY, "phrase_matcher_attr": None},
+    default_config={"spans_key": SPANS_KEY, "phrase_matcher_attr": None, "spans": True},
 )
 def make_gazetteer(
-    nlp: Language, name: str, spans_key: str, phrase_matcher_attr: str | None
+    nlp: Language, name: str, spans_key: str, phrase_matcher_attr: str | None, spans: bool
 ) -> "Gazetteer":
     """The ``gazetteer`` factory: a :class:`Gazetteer`."""
-    return Gazetteer(nlp, name, spans_key=spans_key, phrase_matcher_attr=phrase_matcher_attr)
+    ruler = Gazetteer(nlp, name, spans_key=spans_key, phrase_matcher_attr=phrase_matcher_attr)
+    ruler.spans = spans
+    return ruler
 
 
 @Language.factory("paper_mentions", default_config={})
@@ -98,16 +100,42 @@ def make_paper_mentions(nlp: Language, name: str) -> "PaperMentions":
 class Gazetteer(SpanRuler):
     """spaCy's ``span_ruler``, adding its matches to ``doc.spans`` as that does
     (``overwrite=False``), with a lean path for phrase patterns: the span ruler's
-    warning filter and double matching cost five times the PhraseMatcher itself."""
+    warning filter and double matching cost five times the PhraseMatcher itself.
+
+    With ``spans`` False (as :func:`build_nlp` makes it) a phrase-pattern gazetteer only
+    appends its matches to ``doc.user_data[HITS_KEY]``, all the mention finder reads: no
+    Span is made."""
+
+    spans = True
+
+    def __call__(self, doc: Doc) -> Doc:
+        if self.spans or len(self.matcher):
+            return super().__call__(doc)
+        found = self._found(doc)
+        if found:
+            at = doc.to_array([IDX, LENGTH])
+            strings = self.nlp.vocab.strings
+            doc.user_data.setdefault(HITS_KEY, []).extend(
+                (int(at[start, 0]), int(at[end - 1, 0] + at[end - 1, 1]), strings[id_])
+                for start, end, _, id_ in found
+            )
+        else:
+            doc.user_data.setdefault(HITS_KEY, [])
+        return doc
+
+    def _found(self, doc: Doc) -> list[tuple[int, int, int, int]]:
+        """The phrase matches deduplicated and sorted as plain tuples, in the order of the
+        Spans they become: (start, end, label, span id), as string ids."""
+        keys = self._span_keys
+        return sorted({(start, end) + keys[key] for key, start, end in self.phrase_matcher(doc)})
 
     def match(self, doc: Doc) -> list[Span]:
         if len(self.matcher):  # token patterns: the span ruler's own way
             return super().match(doc)
-        # Deduplicated and sorted as plain tuples, in the order of the Spans they become
-        # (start, end, label, knowledge-base id: none, span id), then made Spans.
-        keys = self._span_keys
-        found = sorted({(start, end) + keys[key] for key, start, end in self.phrase_matcher(doc)})
-        return [Span(doc, start, end, label=label, span_id=id_) for start, end, label, id_ in found]
+        return [
+            Span(doc, start, end, label=label, span_id=id_)
+            for start, end, label, id_ in self._found(doc)
+        ]
 
     def set_annotations(self, doc: Doc, matches: list[Span]) -> None:
         """spaCy's, and the matches as (start, end, id) in characters appended to

@@ -421,27 +421,43 @@ def test_a_proposed_acronym_is_a_method_only_where_it_is_introduced(nlp, sentenc
     } == expected
 
 
+GAZETTEER_TEXT = (
+    "We fine-tune BERT-large with DPO and reinforcement learning on MNLI and CIFAR-10 "
+    "for question answering, and report the accuracy and the F1 score of GPT-4."
+)
+
+
+def span_ruler_like(nlp, name, attr, factory):
+    """A blank pipeline's ``factory`` pipe with the patterns of ``nlp``'s gazetteer ``name``."""
+    blank = spacy.blank("en")
+    pipe = blank.add_pipe(factory, config={"phrase_matcher_attr": attr})
+    pipe.add_patterns(nlp.get_pipe(name).patterns)
+    return blank
+
+
 @pytest.mark.parametrize("name, attr", [("gazetteer_cased", "ORTH"), ("gazetteer_lower", "LOWER")])
 def test_gazetteer_finds_what_spacys_span_ruler_finds(nlp, name, attr):
-    ours = nlp.get_pipe(name)
-    blank = spacy.blank("en")
-    theirs = blank.add_pipe("span_ruler", config={"phrase_matcher_attr": attr})
-    theirs.add_patterns(ours.patterns)
-    text = (
-        "We fine-tune BERT-large with DPO and reinforcement learning on MNLI and CIFAR-10 "
-        "for question answering, and report the accuracy and the F1 score."
-    )
-    doc, reference = ours(nlp.make_doc(text)), theirs(blank.make_doc(text))
-    found = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]]
-    assert len(found) >= 3
-    assert found == [(s.start_char, s.end_char, s.label_, s.id_) for s in reference.spans["ruler"]]
+    reference = span_ruler_like(nlp, name, attr, "span_ruler")(GAZETTEER_TEXT)
+    expected = [(s.start_char, s.end_char, s.label_, s.id_) for s in reference.spans["ruler"]]
+    assert len(expected) >= 3
+    # as a spaCy component (spans kept, the default)...
+    doc = span_ruler_like(nlp, name, attr, "gazetteer")(GAZETTEER_TEXT)
+    assert [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans[SPANS_KEY]] == expected
+    assert doc.user_data[HITS_KEY] == [(a, b, id_) for a, b, _, id_ in expected]
+    # ...and in build_nlp's pipeline, which keeps the hits alone
+    doc = nlp.get_pipe(name)(nlp.make_doc(GAZETTEER_TEXT))
+    assert SPANS_KEY not in doc.spans
+    assert doc.user_data[HITS_KEY] == [(a, b, id_) for a, b, _, id_ in expected]
 
 
-def test_gazetteer_hits_are_the_spans_of_both_gazetteers(nlp):
-    doc = nlp("We fine-tune BERT on MNLI with DPO and report the F1 score of GPT-4.")
-    spans = [(s.start_char, s.end_char, s.id_) for s in doc.spans[SPANS_KEY]]
-    assert len(spans) >= 4
-    assert doc.user_data[HITS_KEY] == spans
+def test_gazetteer_hits_are_the_matches_of_both_gazetteers_in_turn(nlp):
+    references = [
+        span_ruler_like(nlp, name, attr, "span_ruler")(GAZETTEER_TEXT)
+        for name, attr in (("gazetteer_cased", "ORTH"), ("gazetteer_lower", "LOWER"))
+    ]
+    expected = [(s.start_char, s.end_char, s.id_) for doc in references for s in doc.spans["ruler"]]
+    assert len(expected) >= 4
+    assert nlp(GAZETTEER_TEXT).user_data[HITS_KEY] == expected
 
 
 @pytest.mark.parametrize(
