@@ -197,3 +197,20 @@ def common_surname(surname: str) -> bool:
     (True, False)
     """
     return surname in word_set("common_surnames")
+
+
+def spelled_out(acronym: str, words: tuple[str, ...], at: int) -> int:
+    """How many of ``words`` from ``at`` on ``acronym`` stands for (0 if none): their
+    initials, the last word maybe whole ("cca": canonical correlation analysis; "psgd":
+    parallel sgd; "mrfs": markov random fields).
+
+    >>> spelled_out("psgd", ("decentralized", "parallel", "sgd"), 1), spelled_out("net", ("a",), 0)
+    (2, 0)
+    """
+    letters = without_s(acronym)
+    for n in range(2, min(len(letters), len(words) - at) + 1):
+        run = words[at : at + n]
+        initials = "".join(w[0] for w in run)
+        if letters in (initials, initials[:-1] + run[-1]):
+            return n
+    return 0

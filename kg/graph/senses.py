@@ -22,7 +22,7 @@ from functools import lru_cache
 from kg.extractors.abbreviations import best_long_form, find_abbreviations, is_short_form
 from kg.extractors.choose import ABBREVIATION, ABBREVIATION_LEXICON, ACRONYM_USE, LEXICON_RULES
 from kg.extractors.lexicon import Entry, Lexicon, load_lexicon
-from kg.extractors.names import long_key, name_key, singular_short, without_s
+from kg.extractors.names import long_key, name_key, singular_short, spelled_out, without_s
 from kg.extractors.records import IGNORE, Mention
 from kg.extractors.words import word_set
 
@@ -121,6 +121,8 @@ def same_sense(a: str, b: str) -> bool:
     False
     >>> same_sense("Indian Buffet Process", "interval bound propagation")
     False
+    >>> same_sense("kernel CCA", "kernel canonical correlation analysis")
+    True
     """
     if _joined(a) == _joined(b):
         return True
@@ -131,10 +133,10 @@ def same_sense(a: str, b: str) -> bool:
         return long_key(a) == long_key(b)
     if not spells_word(wa[0], wb[0]):
         return False
-    matched = 1
-    for word in wb[1:]:
-        if matched < len(wa) and spells_word(wa[matched], word):
-            matched += 1
+    matched, at = 1, 1
+    while matched < len(wa) and at < len(wb):
+        spelled = 1 if spells_word(wa[matched], wb[at]) else spelled_out(wa[matched], wb, at)
+        matched, at = matched + (spelled > 0), at + max(spelled, 1)
     return matched == len(wa)
 
 

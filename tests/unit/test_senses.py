@@ -259,6 +259,14 @@ def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
         ("Indian Buffet Process", "interval bound propagation", False),
         ("spiking neural network", "Siamese neural network", False),
         ("Dirichlet process", "dynamic programming", False),
+        # an acronym inside a long form stands for the words the other spells out
+        ("kernel CCA", "kernel canonical correlation analysis", True),
+        ("decentralized PSGD", "decentralized parallel SGD", True),
+        ("admixture of Poisson MRFs", "Admixture of Poisson Markov Random Fields", True),
+        ("distantly supervised NER", "distantly-supervised named entity recognition", True),
+        ("hierarchical DP", "hierarchical Dirichlet process", True),
+        ("sparse PCA", "sensible principal component analysis", False),
+        ("generalized BP", "guided backpropagation", False),
     ],
 )
 def test_same_sense(a, b, same):
