@@ -133,6 +133,8 @@ def same_sense(a: str, b: str) -> bool:
         return long_key(a) == long_key(b)
     if not spells_word(wa[0], wb[0]):
         return False
+    if len(wa) >= 3 and sorted(map(without_s, wa)) == sorted(map(without_s, wb)):
+        return True  # the same words in another order
     matched, at = 1, 1
     while matched < len(wa) and at < len(wb):
         spelled = 1 if spells_word(wa[matched], wb[at]) else spelled_out(wa[matched], wb, at)

@@ -267,6 +267,12 @@ def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
         ("hierarchical DP", "hierarchical Dirichlet process", True),
         ("sparse PCA", "sensible principal component analysis", False),
         ("generalized BP", "guided backpropagation", False),
+        # the same words in another order
+        (
+            "alternating direction multiplier method",
+            "Alternating Direction Method of Multipliers",
+            True,
+        ),
     ],
 )
 def test_same_sense(a, b, same):
