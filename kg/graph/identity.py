@@ -156,14 +156,34 @@ def name_parts(printed: str) -> Name | None:
     (('aaron', 'c'), 'courville')
     >>> name_parts("T.J. Sejnowski"), name_parts("Anonymous")
     ((('t', 'j'), 'sejnowski'), None)
+    >>> name_parts("Christopher M De Sa"), name_parts("Kiet Van Nguyen")
+    ((('christopher', 'm'), 'sa'), (('kiet', 'van'), 'nguyen'))
+
+    Surname particles are dropped, as some listings drop them ("Aaron van den Oord" is
+    printed "Aaron Oord" too): they are neither given names nor told apart.
     """
+    words = [w for w in _TOKENS.split(printed) if w]
     if printed.isascii():
-        words = printed.replace(".", " ").lower().split()
-        tokens = [w if w.isalnum() else _NOT_ALNUM.sub("", w) for w in words]
-        tokens = [t for t in tokens if t]
+        tokens = [_NOT_ALNUM.sub("", w.lower()) for w in words]
     else:
-        tokens = [t for t in map(fold, _TOKENS.split(printed)) if t]
-    return (tuple(tokens[:-1]), tokens[-1]) if len(tokens) >= 2 else None
+        tokens = list(map(fold, words))
+    kept = [(w, t) for w, t in zip(words, tokens, strict=True) if t]
+    if len(kept) < 2:
+        return None
+    cut = len(kept) - 1  # the particles before the surname ("van den Oord")
+    while cut > 1 and _is_particle(*kept[cut - 1]):
+        cut -= 1
+    return tuple(t for _, t in kept[:cut]), kept[-1][1]
+
+
+#: Particles of the surname after them ("De Sa", "van den Oord", "von Luxburg").
+_PARTICLES = frozenset(("de", "da", "di", "do", "dos", "das", "del", "della", "der", "den", "von"))
+
+
+def _is_particle(word: str, token: str) -> bool:
+    """A surname particle: one of _PARTICLES, or "van" written in lowercase (a capitalised
+    "Van" is as often a given name: "Kiet Van Nguyen")."""
+    return token in _PARTICLES or word == "van"
 
 
 def _token_fits(a: str, b: str) -> bool:

@@ -178,12 +178,17 @@ class _Corpus:
 
     def coauthor(self, fold_: str) -> str:
         """How a folded name counts as a co-author: first initial and surname ("j cowan"
-        for "Jack D. Cowan" and "J.D. Cowan"), but the fold itself for a common surname
-        ("Jia Xu" is not "Jason Xu") or a one-word name."""
+        for "Jack D. Cowan" and "J.D. Cowan"), but the first given name and surname for a
+        common surname ("Jia Xu" is not "Jason Xu"; "Quoc V. Le" is "Quoc Le"), the fold
+        itself for a one-word name."""
         key = self._coauthor.get(fold_)
         if key is None:
             p = self.parts[fold_]
-            key = f"{p[0][0][0]} {p[1]}" if p and not common_surname(p[1]) else fold_
+            if p is None:
+                key = fold_
+            else:
+                first = p[0][0] if common_surname(p[1]) else p[0][0][0]
+                key = f"{first} {p[1]}"
             self._coauthor[fold_] = key
             named = self._named.get(key)
             if named is None or fold_ < named:

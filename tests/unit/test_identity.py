@@ -47,6 +47,12 @@ def corpus(*papers):
         ("Yang Liu", "Yi Liu", False),
         ("Yang Liu", "Liu Yang", False),
         ("T.J. Sejnowski", "Terrence J. Sejnowski", True),
+        # surname particles are no given names, and listings may drop them
+        ("Christopher De Sa", "Christopher M De Sa", True),
+        ("Aaron van den Oord", "Aaron Oord", True),
+        ("Hado P. van Hasselt", "Hado van Hasselt", True),
+        ("Kiet Van Nguyen", "Kiet Nguyen", True),
+        ("Kiet Van Nguyen", "Kiet T. Nguyen", False),
     ],
 )
 def test_compatible_names(a, b, expected):
@@ -79,6 +85,25 @@ def test_middle_initial_variants_sharing_a_coauthor_merge_with_the_reason():
     assert people[0].reasons == (
         "merge: 'A. C. Courville' and 'Aaron Courville' share co-author Yoshua Bengio",
     )
+
+
+def test_a_shared_coauthor_of_a_common_surname_counts_across_middle_initials():
+    # "Le" is a common surname: the co-author is told by given name and surname, so
+    # "Quoc Le" and "Quoc V. Le" are one co-author, "Quoc Le" and "Qian Le" are not.
+    names = {"Quoc Le": "Quoc V. Le", "Qian Le": "Quoc V. Le"}
+    for one, other in names.items():
+        extra = [
+            (f"paper:{i}", [f"Minh Le {i}", f"Ngoc Le {i}"], None, None, []) for i in range(30)
+        ]
+        people = decide(
+            corpus(
+                ("paper:a", ["Andrew Dai", one], "v1", 2015, []),
+                ("paper:b", ["Andrew M. Dai", other], "v2", 2017, []),
+                *extra,
+            )
+        )
+        merged = [p for p in people if p.key == "author:andrewmdai"]
+        assert bool(merged) is (one == "Quoc Le"), people
 
 
 def test_three_variants_merge_on_a_coauthor_and_a_specific_topic():
