@@ -99,6 +99,10 @@ def spells_word(a: str, b: str) -> bool:
     return _spells_word(without_s(a), without_s(b))
 
 
+#: Endings that replace a word's final "e" ("code": "coding", "coded", "coder").
+_E_SUFFIXES = frozenset(("ing", "ed", "er", "ion"))
+
+
 def _spells_word(a: str, b: str) -> bool:
     """Spellings of one word: equal, one a prefix of the other (three letters or more:
     "net", "networks"), or five letters in common at the start ("privacy", "private")."""
@@ -106,6 +110,9 @@ def _spells_word(a: str, b: str) -> bool:
         return True
     if min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)):
         return True
+    a, b = sorted((a, b), key=len)
+    if len(a) >= 4 and a[-1] == "e" and b[len(a) - 1 :] in _E_SUFFIXES and b.startswith(a[:-1]):
+        return True  # "code", "coding"
     return len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
 
 

@@ -267,6 +267,10 @@ def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
         ("hierarchical DP", "hierarchical Dirichlet process", True),
         ("sparse PCA", "sensible principal component analysis", False),
         ("generalized BP", "guided backpropagation", False),
+        # a final "e" gives way to -ing, -ed, -er, -ion
+        ("error correcting output codes", "error correcting output coding", True),
+        ("locality sensitive hashes", "locality sensitive hashing", True),
+        ("spike-time dependent plasticity", "spike timing dependent plasticity", True),
         # the same words in another order
         (
             "alternating direction multiplier method",
