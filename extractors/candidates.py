@@ -119,8 +119,15 @@ def find_candidates(
                 )
             )
     if noise:
-        return [c for c in candidates if not overlaps(noise, c.start, c.end)]
+        candidates = [c for c in candidates if not overlaps(noise, c.start, c.end)]
+    if _GLUED_SENTENCES.search(text):  # a PDF lost the space after a full stop
+        candidates = [c for c in candidates if not _GLUED_SENTENCES.search(text, c.start, c.end)]
     return candidates
+
+
+#: Two sentences a PDF extraction glued together ("preferences.RLHF", "serially.Despite"):
+#: no name holds a full stop between a word and a capitalised one.
+_GLUED_SENTENCES = re.compile(r"[A-Za-z]{2}\.[A-Z][a-z]")
 
 
 def _abbreviation_candidates(

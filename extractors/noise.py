@@ -47,9 +47,13 @@ _CITATION_KEY = re.compile(
 )
 #: Author-year citations in brackets: capitalised surnames (no inner capital: "ImageNet"
 #: is no surname), joined by commas, "and", "&" or "et al.", then a year; several joined
-#: by ";" ("[Le Cun, Denker and Solla, 1990]", "(Baik et al., 2005; Ng 2004a)").
+#: by ";" ("[Le Cun, Denker and Solla, 1990]", "(Baik et al., 2005; Ng 2004a)"); before
+#: "et al." any capitalised word is a surname ("(LeCun et al., 2015)").
 _SURNAME = r"[A-Z](?:[a-z0-9'’\-]|[^\x00-\x7f\W])+(?: [A-Z](?:[a-z0-9'’\-]|[^\x00-\x7f\W])+)*"
-_AUTHOR_YEAR_ONE = rf"{_SURNAME}(?:(?:,| and| &),? {_SURNAME})*(?: et al\.?)?,? (?:19|20)\d\d[a-z]?"
+_AUTHOR_YEAR_ONE = (
+    rf"(?:{_SURNAME}(?:(?:,| and| &),? {_SURNAME})*(?: et al\.?)?|[A-Z][\w'’\-]* et al\.?)"
+    r",? (?:19|20)\d\d[a-z]?"
+)
 _AUTHOR_YEAR = re.compile(rf"[\[(]{_AUTHOR_YEAR_ONE}(?:; ?{_AUTHOR_YEAR_ONE})*[\])]")
 _URL_CHARACTERS = r"[^\s<>\"{}|\\^`]"
 #: URLs that start with a scheme, ``www.`` or a DOI.

@@ -496,6 +496,11 @@ def test_gazetteer_hits_are_the_matches_of_both_gazetteers_in_turn(nlp):
             "probability fCLJi, the fIring rate.",
             [],
         ),
+        # sentences glued by a lost space after the full stop make no name across it
+        (
+            "We evaluate on Spanish.We then fine-tune BERT on MNLI.Specifically, we align it.",
+            [("BERT", "Method")],
+        ),
     ],
 )
 def test_noise_never_becomes_an_entity(nlp, abstract, expected):

@@ -73,6 +73,10 @@ def test_latex_spans_tell_markup_from_macros():
         ("than [Le Cun, Denker and Sol1a, 1990], which", ["[Le Cun, Denker and Sol1a, 1990]"]),
         ("RASP (Weiss et al., 2021) is", ["(Weiss et al., 2021)"]),
         ("(Ng & Jordan, 2002; Müller 2001a).", ["(Ng & Jordan, 2002; Müller 2001a)"]),
+        (
+            "see (LeCun et al., 2015; Dauphin et al., 2014).",
+            ["(LeCun et al., 2015; Dauphin et al., 2014)"],
+        ),
         ("on (ImageNet, 2012), (GPT-4, 2023) and (NeurIPS 2023)", []),
     ],
 )
