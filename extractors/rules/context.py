@@ -43,6 +43,10 @@ _ED_ADJECTIVES = word_set("ed_adjectives")
 _ADJECTIVES = word_set("evaluative_adjectives")
 
 
+#: Words of size before "scale" or "dimensional".
+_SIZES = frozenset(("large", "small", "high", "low", "full", "higher", "lower", "larger"))
+
+
 @lru_cache(maxsize=1 << 16)
 def is_modifier(word: str, previous: str = "") -> bool:
     """Whether a word can modify a task head (not a verb, adverb or evaluative adjective);
@@ -50,6 +54,8 @@ def is_modifier(word: str, previous: str = "") -> bool:
     low = word.lower()
     if len(low) < 2 or low in _TASK_MODIFIER_STOP or low in _ADJECTIVES:
         return False
+    if low in ("scale", "dimensional") and previous.lower() in _SIZES:
+        return False  # "large scale", "high dimensional" describe the problem's size
     if (
         low.endswith("ly")
         or low.endswith(("ful", "ous"))

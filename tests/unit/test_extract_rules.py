@@ -160,6 +160,11 @@ def test_phrase_type(phrase, kind):
         ("It is a difficult non convex problem.", []),
         ("So DFC enjoys image segmentation.", [("image segmentation", False)]),  # a verb
         ("We cast it as a constrained optimization problem.", [("constrained optimization", True)]),
+        # size words and evaluative adjectives are no part of the task
+        ("It suits large scale machine learning problems.", [("machine learning", True)]),
+        ("We study high dimensional sparse regression.", [("sparse regression", False)]),
+        ("Models show impressive generalization.", []),
+        ("There is little understanding of it.", []),
     ],
 )
 def test_task_spans(sentence, expected):
