@@ -48,7 +48,8 @@ from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import name_key, singular_short, task_canonical
 from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
 from kg.extractors.placed import method_sense_candidate, placed_name_candidates
-from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
+from kg.extractors.records import CONCEPT, IGNORE, METHOD, METRIC, TASK
+from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.metrics import measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
     coined_name_spans,
@@ -341,10 +342,24 @@ def _term_candidates(text: str, lexicon: Lexicon) -> list[Candidate]:
     """The uses of the shipped corpus terms (:mod:`kg.extractors.term_inventory`) that the
     lexicon does not hold, typed as the corpus types them; none inside a hyphenated word."""
     return [
-        Candidate(a, b, term.type, term.form, CORPUS_TERM)
+        Candidate(a, b, _use_type(term.type, text[a:b]), term.form, CORPUS_TERM)
         for a, b, term in find_terms(text, load_inventory())
         if text[a - 1 : a] != "-" and text[b : b + 1] != "-" and lexicon.lookup(text[a:b]) is None
     ]
+
+
+def _use_type(kind: str, used: str) -> str:
+    """The type of one use of a corpus term: a Task written with its task head in the
+    plural of "-ion" names results, not the task ("model predictions", "incorrect
+    detections"; not "learning sparse representations").
+
+    >>> _use_type("Task", "model predictions"), _use_type("Task", "link prediction")
+    ('Concept', 'Task')
+    """
+    last = used.rsplit(" ", 1)[-1].lower()
+    if kind == TASK and last.endswith("ions") and last[:-1] in TASK_HEADS:
+        return CONCEPT
+    return kind
 
 
 def _slash_part_candidates(text, start, word, lexicon, defined):
