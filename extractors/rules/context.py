@@ -44,7 +44,9 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 
 
 #: Words of size before "scale" or "dimensional".
-_SIZES = frozenset(("large", "small", "high", "low", "full", "higher", "lower", "larger"))
+_SIZES = frozenset(
+    ("large", "small", "high", "low", "full", "higher", "lower", "larger", "huge", "massive")
+)
 
 
 @lru_cache(maxsize=1 << 16)
