@@ -183,9 +183,7 @@ class WorkerPool:
 
     def close(self) -> None:
         """Stop the workers, busy or not, and shut the pool down."""
-        for process in worker_processes(self._pool):
-            process.terminate()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        stop_pool(self._pool)
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -199,3 +197,10 @@ def worker_processes(pool: ProcessPoolExecutor) -> list[multiprocessing.process.
     (3.14 adds ``terminate_workers``), so this is the one place that reads the executor's
     ``_processes``; a test compares it with the process ids the workers report."""
     return list(pool._processes.values())
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers, busy or not, and shut it down."""
+    for process in worker_processes(pool):
+        process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)

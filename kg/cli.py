@@ -93,17 +93,20 @@ def preparing(G: "nx.MultiDiGraph", path: str, progress: bool) -> Callable[[bool
     query or kg cypher starts from it; an engine that cannot start costs only that speed."""
     from kg.query.engine_cache import preparing
 
+    def no_cache(exc: KgError) -> None:
+        warn(f"the first query will load the graph itself: {exc}")
+
     try:
         finish = preparing(G, path, progress=progress)
     except KgError as exc:
-        warn(f"the first query will load the graph itself: {exc}")
+        no_cache(exc)
         return lambda saved: None
 
     def finished(saved: bool) -> None:
         try:
             finish(saved)
         except KgError as exc:
-            warn(f"the first query will load the graph itself: {exc}")
+            no_cache(exc)
 
     return finished
 

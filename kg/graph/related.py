@@ -18,7 +18,7 @@ import orjson
 
 from kg import schema as S
 from kg.extractors.children import die_with_parent
-from kg.extractors.workers import worker_processes
+from kg.extractors.workers import stop_pool
 from kg.graph import similar
 from kg.graph._nx import insert_edges, node_attrs, successors
 from kg.graph.similar import DEFAULTS, Candidates, Settings, Summary
@@ -169,9 +169,7 @@ class TextPart:
     def close(self) -> None:
         """Stop the process, busy or not."""
         if self._pool is not None:
-            for process in worker_processes(self._pool):
-                process.terminate()
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
     def __enter__(self) -> "TextPart":

@@ -280,13 +280,6 @@ def without_nul(
     return node_groups, rel_groups, changed
 
 
-def load_columns(
-    engine: Engine, nodes: list[NodeColumns], relationships: list[RelationshipColumns]
-) -> None:
-    """Copy the graph's columns into an empty engine, then index every label's ``key``."""
-    send_commands(engine, column_commands(nodes, relationships))
-
-
 def column_commands(
     nodes: list[NodeColumns], relationships: list[RelationshipColumns]
 ) -> list[BulkCommand]:

@@ -193,21 +193,18 @@ def write_views(
             )
             for view in page_views
         }
-        # Earlier pages whose links change are read again when written, not kept in memory.
-        stale = [p for p in earlier if p not in texts and relinked(p, links) is not None]
-        index = out_dir / "index.html"
-        to_write = [*texts, *stale, index]
-        texts[index] = INDEX.render(
+        for path in earlier:  # those whose links change
+            if path not in texts and (text := relinked(path, links)) is not None:
+                texts[path] = text
+        texts[out_dir / "index.html"] = INDEX.render(
             pages=sorted(pages.values(), key=index_order), source=graph, when=when
         )
+        to_write = list(texts)  # this run's pages, the earlier ones, the index last
         written: list[Path] = []
         try:
             for path in to_write:
-                text = texts[path] if path in texts else relinked(path, links)
-                if text is None:  # its links were made current meanwhile, not by kg viz
-                    continue
                 with atomic_output(path, "the page", newline="\n") as fh:
-                    fh.write(text)
+                    fh.write(texts[path])
                 written.append(path)
         except OutputError as exc:
             raise partly_written(exc, written, to_write) from None

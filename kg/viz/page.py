@@ -189,11 +189,13 @@ def relink(text: str, pages: Mapping[str, str], name: str) -> str | None:
     True
     """
     found = LINKS_BLOCK.search(text)
+    if found is None:
+        return None
     try:
-        keys = json.loads(found.group(1)) if found else None
+        keys = json.loads(found.group(1))
     except ValueError:
         return None
-    if not found or not isinstance(keys, dict):
+    if not isinstance(keys, dict):
         return None
     block = script_json(page_links(keys, pages, name))
     if block == found.group(1):
