@@ -164,10 +164,14 @@ class WorkerPool:
             pass
         return failures_reported(self._results(records, sizes, pending), problems)
 
+    def submit_texts(self, texts: list[str]) -> "Future[list[Found]]":
+        """``(mentions, error)`` of each text, to come from a worker."""
+        return self._pool.submit(_extract_batch, texts)
+
     def _submit(self, records: Iterator[PaperRecord], size: int, pending: Pending) -> bool:
         batch = list(islice(records, size))
         if batch:
-            pending.append((batch, self._pool.submit(_extract_batch, [r.abstract for r in batch])))
+            pending.append((batch, self.submit_texts([r.abstract for r in batch])))
         return bool(batch)
 
     def _results(

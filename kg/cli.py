@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kg import __version__
 from kg.cli_extract import add_extract_parser
 from kg.cli_help import ArgumentParser
-from kg.cli_pool import add_pool_options, open_pool
+from kg.cli_pool import add_import_options, add_pool_options, build_import_files, open_pool
 from kg.cli_run import add_wait_option, interrupted, terminate_as_interrupt, wait_options
 from kg.cli_viz import add_viz_parser
 from kg.errors import KgError, user_notes
@@ -76,6 +76,8 @@ def load(args: argparse.Namespace) -> "nx.MultiDiGraph":
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    if args.neo4j_import:
+        return build_import_files(args)
     output = args.output or default_graph()
     with open_pool(args, adding=os.path.exists(output) and not args.fresh) as pool:
         rc, G = _build(args, output, pool)
@@ -364,6 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="re-extract papers already in the graph (their edges are replaced)",
     )
     add_pool_options(p)
+    add_import_options(p)
     p.add_argument("--strict", action="store_true", help="fail if any record is bad")
     p.add_argument(
         "--identity",

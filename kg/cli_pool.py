@@ -1,11 +1,14 @@
 """``kg build``'s extraction pool: ``--workers`` processes here, or a Dask cluster
-(``--dask``), registered and opened for :mod:`kg.cli`."""
+(``--dask``), registered and opened for :mod:`kg.cli`; and the build of neo4j-admin import
+files without a graph (``--neo4j-import``)."""
 
 import argparse
+import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
+from kg.errors import KgError
 from kg.terminal import say
 
 if TYPE_CHECKING:
@@ -23,6 +26,59 @@ def add_pool_options(parser: argparse.ArgumentParser) -> None:
         help="extract on a Dask cluster instead: a scheduler's address (tcp://host:8786), or "
         "local:N to start N worker processes here (needs pip install -e '.[dask]')",
     )
+
+
+def add_import_options(parser: argparse.ArgumentParser) -> None:
+    """``--neo4j-import DIR`` and ``--import-dir PATH``."""
+    parser.add_argument(
+        "--neo4j-import",
+        metavar="DIR",
+        help="write neo4j-admin import files into DIR instead of a graph file, without "
+        "building the whole graph in memory (with --dask, on the cluster; docs/scale.md)",
+    )
+    parser.add_argument(
+        "--import-dir",
+        metavar="PATH",
+        help="with --neo4j-import: where neo4j-admin will see DIR (default: DIR itself)",
+    )
+
+
+def build_import_files(args: argparse.Namespace) -> int:
+    """``kg build --neo4j-import DIR``: the import files, and what was read and written."""
+    from kg.extractors.workers import WorkerPool
+    from kg.graph.overrides import read_overrides
+    from kg.scale.dask_pool import DaskPool
+    from kg.scale.imports import DaskEngine, InProcess, build_import
+
+    if args.output:
+        raise KgError("give -o GRAPH or --neo4j-import DIR, not both")
+    overrides = read_overrides(args.identity) if args.identity else None
+    with open_pool(args, adding=False) as pool:
+        engine = (
+            DaskEngine(pool)
+            if isinstance(pool, DaskPool)
+            else InProcess(pool if isinstance(pool, WorkerPool) else None)
+        )
+        report = build_import(
+            args.inputs,
+            args.neo4j_import,
+            engine=engine,
+            format=args.format,
+            overrides=overrides,
+            import_dir=args.import_dir,
+        )
+    for problem in report.problems:
+        say(f"kg: {problem.report}", file=sys.stderr)
+    if not args.quiet:
+        print(
+            f"Read {report.records:,} records: {report.papers:,} papers, "
+            f"{report.duplicates:,} duplicates, "
+            f"{sum(not p.kept for p in report.problems):,} skipped; "
+            f"{report.partitions:,} partitions."
+        )
+        say(f"Import files written to {os.path.abspath(args.neo4j_import)}; load them with:")
+        print(report.command)
+    return 0
 
 
 def open_pool(args: argparse.Namespace, adding: bool) -> AbstractContextManager["Pool | None"]:

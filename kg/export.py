@@ -17,6 +17,7 @@ import json
 import os
 import re
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,13 +74,18 @@ class Cleaner:
 
     def note(self, what: str) -> None:
         """Say once, as a KgNote, how many values were changed (nothing if none)."""
-        if self.changed:
+        self.changed_note(self.changed, what)
+
+    @staticmethod
+    def changed_note(changed: int, what: str) -> None:
+        """Say, as a KgNote, that ``changed`` values were cleaned for ``what`` (if any)."""
+        if changed:
             warnings.warn(
                 KgNote(
-                    f"{self.changed:,} values held control characters (such as NUL) that "
+                    f"{changed:,} values held control characters (such as NUL) that "
                     f"{what} cannot carry; written with U+FFFD in their place"
                 ),
-                stacklevel=3,
+                stacklevel=4,
             )
 
 
@@ -96,7 +102,8 @@ def cell(value: Value | None) -> str:
     return str(value)
 
 
-def _header(name: str, kind: str) -> str:
+def header_cell(name: str, kind: str) -> str:
+    """A column's header cell: ``name:type``, or ``name`` for strings."""
     return f"{name}:{kind}" if kind else name
 
 
@@ -129,7 +136,7 @@ def export_neo4j_csv(
             columns = typed_columns([row.props for row in nodes])
             with atomic_output(path, "the node file", newline="") as out:
                 writer = csv.writer(out)
-                writer.writerow(["key:ID"] + [_header(n, t) for n, t in columns] + [":LABEL"])
+                writer.writerow(["key:ID"] + [header_cell(n, t) for n, t in columns] + [":LABEL"])
                 labels = ARRAY_DELIMITER.join(nodes[0].labels)
                 for node in nodes:
                     cells = [cell(clean(node.props.get(n))) for n, _ in columns]
@@ -140,7 +147,7 @@ def export_neo4j_csv(
             with atomic_output(path, "the relationship file", newline="") as out:
                 writer = csv.writer(out)
                 writer.writerow(
-                    [":START_ID", ":END_ID", ":TYPE"] + [_header(n, t) for n, t in columns]
+                    [":START_ID", ":END_ID", ":TYPE"] + [header_cell(n, t) for n, t in columns]
                 )
                 for rel in rels:
                     cells = [cell(clean(rel.props.get(n))) for n, _ in columns]
@@ -158,9 +165,10 @@ def export_neo4j_csv(
 
 
 def import_command(
-    node_files: list[Path], rel_files: list[Path], *, database: str = "neo4j"
+    node_files: Sequence[str | Path], rel_files: Sequence[str | Path], *, database: str = "neo4j"
 ) -> str:
-    """The ``neo4j-admin database import full`` command line for these files."""
+    """The ``neo4j-admin database import full`` command line for these files (each a path,
+    or a header file's path and its data files', joined by commas)."""
     parts = ["neo4j-admin database import full", database]
     parts += [f"--nodes={path}" for path in node_files]
     parts += [f"--relationships={path}" for path in rel_files]

@@ -315,7 +315,12 @@ def column_type(values: list[Value]) -> str:
     >>> column_type(["a", 1])
     ''
     """
-    kinds = set(map(type, values))
+    return type_of(set(map(type, values)))
+
+
+def type_of(kinds: set[type]) -> str:
+    """:func:`column_type` of values of these Python types (so parts of a column can be
+    typed apart and their sets of types united)."""
     if kinds == {bool}:
         return "boolean"
     if kinds == {int}:

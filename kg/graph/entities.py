@@ -3,6 +3,7 @@ paper labels, PART_OF, VARIANT_OF, and the APPLIED_TO edges derived from them.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
@@ -24,6 +25,9 @@ def add_entity_layer(
     *,
     families: Mapping[str, str] | None = None,
     other_types: Mapping[str, list[str]] | None = None,
+    variants: Mapping[str, str] | None = None,
+    applied: dict[tuple[str, str], dict[str, Evidence]] | None = None,
+    origins: "Origins | None" = None,
 ) -> None:
     """Add entity nodes, mention edges, paper labels and the derived APPLIED_TO edges for
     resolved mentions, and the VARIANT_OF edges among the Methods.
@@ -35,13 +39,19 @@ def add_entity_layer(
     evidence, and the paper PROPOSES the entity if any mention of it is proposed.
     A Method's parent (:func:`kg.graph.variants.variant_links`, with ``families``, by default
     the lexicon's model families) that no paper names gets a node of its own.
+
+    For a part of a corpus (:mod:`kg.scale.partitioned`): ``variants`` gives the links
+    decided over the whole corpus instead, and ``applied``, if given, receives each
+    APPLIED_TO pair's evidence by paper instead of the graph receiving the edges, and
+    ``origins`` which paper each node and each long form came from.
     """
     entities: dict[str, dict[str, Any]] = {}
     edges: list[Edge] = []
     aliases: dict[str, set[str]] = {}
     keys: dict[tuple[str, str], str] = {}
-    applied: dict[tuple[str, str], dict[str, Evidence]] = {}
+    pairs: dict[tuple[str, str], dict[str, Evidence]] = {} if applied is None else applied
     absorbed = {k for k, kinds in (other_types or {}).items() if S.BENCHMARK in kinds}
+    made: list[tuple[int, str]] = []  # (entities made so far, paper), for the origins
     for paper, mentions in resolved:
         by_entity: dict[str, tuple[Mention, bool]] = {}
         # The method, dataset and benchmark mentions, for APPLIED_TO.
@@ -56,6 +66,8 @@ def add_entity_layer(
                 _new_entity(entities, edges, aliases, key, m, absorbed)
             if m.long_form and entities[key].get("long_form") is None:
                 entities[key]["long_form"] = m.long_form
+                if origins is not None:
+                    origins.long_form[key] = paper
             if m.type != S.CONCEPT:
                 names = aliases[key]
                 names.add(m.text)
@@ -86,10 +98,19 @@ def add_entity_layer(
         attrs["label"] = label[1] if label else None
         abstract = attrs.get("abstract") or ""
         for pair, evidence in (paper_pairs(abstract, keyed) if keyed else {}).items():
-            applied.setdefault(pair, {})[paper] = evidence
-    methods = (e["name"] for e in entities.values() if e["kind"] == S.METHOD)
-    variants = variant_links(methods, lexicon_families() if families is None else families)
+            pairs.setdefault(pair, {})[paper] = evidence
+        made.append((len(entities), paper))
+    if variants is None:
+        methods = (e["name"] for e in entities.values() if e["kind"] == S.METHOD)
+        variants = variant_links(methods, lexicon_families() if families is None else families)
     edges += _variant_edges(entities, aliases, variants)
+    if origins is not None:
+        marks = iter(made)
+        upto, paper = next(marks, (0, ""))
+        for i, key in enumerate(entities):
+            while i >= upto and (mark := next(marks, None)) is not None:
+                upto, paper = mark
+            origins.node[key] = paper if i < upto else ""
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     for key, kinds in (other_types or {}).items():
@@ -97,16 +118,28 @@ def add_entity_layer(
             entities[key]["other_types"] = kinds
     insert_nodes(G, entities.items())
     insert_edges(G, edges)
-    insert_edges(
-        G,
-        (
-            (method, target, S.APPLIED_TO, _applied_attrs(papers))
-            for (method, target), papers in applied.items()
-        ),
-    )
+    if applied is None:
+        insert_edges(
+            G,
+            (
+                (method, target, S.APPLIED_TO, applied_attrs(papers))
+                for (method, target), papers in pairs.items()
+            ),
+        )
 
 
-def _applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:
+@dataclass
+class Origins:
+    """Where a part of a corpus made its entity nodes (:func:`add_entity_layer`): the paper
+    whose mentions made each (``""``: a parent brought in for VARIANT_OF), and the paper
+    each long form came from. The graph of the whole corpus takes both from the first
+    paper by key."""
+
+    node: dict[str, str] = field(default_factory=dict)
+    long_form: dict[str, str] = field(default_factory=dict)
+
+
+def applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:
     """An APPLIED_TO edge's properties: its papers (sorted by key), the summed score, and
     each paper's evidence sentence and its offsets in the abstract as "start:end" (lists
     parallel to ``paper_keys``; Neo4j lists hold one type, and the others are strings)."""

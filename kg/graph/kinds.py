@@ -119,7 +119,18 @@ def display_names(
 ) -> dict[tuple[str, str], str]:
     """{(name key, type decided): the name most papers give the node} for the names of
     ``decisions`` (ties: the first in sorted order)."""
-    papers: dict[tuple[str, str], dict[str, int]] = {}
+    return chosen_names(display_counts(items, decisions))
+
+
+#: {(name key, type decided): {name: papers giving it}}, a summary :func:`merge_display` adds.
+DisplayCounts = dict[tuple[str, str], dict[str, int]]
+
+
+def display_counts(
+    items: Iterable[tuple[str, Sequence[Mention]]], decisions: Decisions
+) -> DisplayCounts:
+    """How many of these papers give each name to each node of ``decisions``' names."""
+    papers: DisplayCounts = {}
     for _, mentions in items:
         seen = set()
         for m in mentions:
@@ -128,7 +139,29 @@ def display_names(
                 seen.add((m.canonical, m.type))
                 counts = papers.setdefault((entity_name_key(m.canonical), by_kind[m.type]), {})
                 counts[m.canonical] = counts.get(m.canonical, 0) + 1
-    return {node: min(c, key=lambda n: (-c[n], n)) for node, c in papers.items()}
+    return papers
+
+
+def merge_display(a: DisplayCounts, b: DisplayCounts) -> DisplayCounts:
+    """The counts of ``a`` and ``b`` together (a new summary; neither is changed)."""
+    total = {node: dict(c) for node, c in a.items()}
+    for node, counts in b.items():
+        into = total.setdefault(node, {})
+        for name, n in counts.items():
+            into[name] = into.get(name, 0) + n
+    return total
+
+
+def chosen_names(counts: DisplayCounts) -> dict[tuple[str, str], str]:
+    """The name most papers give each node, ties to the first in sorted order."""
+    return {node: min(c, key=lambda n: (-c[n], n)) for node, c in counts.items()}
+
+
+def typed(
+    mentions: Iterable[Mention], decisions: Decisions, names: dict[tuple[str, str], str]
+) -> list[Mention]:
+    """One paper's mentions with the types (and display names) decided for their names."""
+    return [_decided(m, decisions, names) for m in mentions]
 
 
 def other_types(decisions: Decisions, names: dict[tuple[str, str], str]) -> dict[str, list[str]]:

@@ -67,12 +67,11 @@ class Resolution:
         for _, mentions in self._raw:
             senses.merge(self._defs, senses.summarise(mentions))
         self.senses = senses.decide(self._defs, self._lexicon)
-        self._stage1 = [_resolve_paper(mentions, self.senses) for _, mentions in self._raw]
+        self._stage1 = [first_stage(mentions, self.senses) for _, mentions in self._raw]
         self._names: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._forms: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
-        self.names = {g: _most_common(c) for g, c in self._names.items()}
-        self.long_forms = {g: _most_common(c) for g, c in self._forms.items()}
+        self.names, self.long_forms = chosen(self._names), chosen(self._forms)
         self.items = [
             (key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1, strict=True)
         ]
@@ -95,7 +94,7 @@ class Resolution:
         return groups
 
     def _stage2(self, mentions: Iterable[Mention]) -> list[Mention]:
-        return _merge([_renamed(m, self.names, self.long_forms) for m in mentions])
+        return second_stage(mentions, self.names, self.long_forms)
 
     def extend(self, items: Iterable[tuple[str, Sequence[Mention]]]) -> None:
         """Add ``[(paper key, [Mention])]`` (papers not in the resolution yet)."""
@@ -138,6 +137,50 @@ class Resolution:
         self.items += [("", [])] * (len(self._raw) - len(self.items))  # every new one is redone
         for i in redo:
             self.items[i] = (self._raw[i][0], self._stage2(self._stage1[i]))
+
+
+#: {(type, name key): {spelling: count}}: the display names, or long forms, of some papers.
+NameCounts = dict[Group, Counter[str]]
+
+
+def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
+    """One paper's mentions with their corpus-wide senses (before display names)."""
+    return _resolve_paper(mentions, table)
+
+
+def count_names(stage1: Iterable[Sequence[Mention]]) -> tuple[NameCounts, NameCounts]:
+    """The (display name, long form) counts of some papers' first-stage mentions; summaries
+    that :func:`merge_counts` adds up, in any grouping."""
+    names: NameCounts = defaultdict(Counter)
+    forms: NameCounts = defaultdict(Counter)
+    for mentions in stage1:
+        for m in mentions:
+            group = (m.type, entity_name_key(m.canonical))
+            names[group][m.canonical] += 1
+            if m.long_form:
+                forms[group][m.long_form] += 1
+    return dict(names), dict(forms)
+
+
+def merge_counts(a: NameCounts, b: NameCounts) -> NameCounts:
+    """The counts of ``a`` and ``b`` together (new Counters; neither is changed)."""
+    total = {group: Counter(counts) for group, counts in a.items()}
+    for group, counts in b.items():
+        total.setdefault(group, Counter()).update(counts)
+    return total
+
+
+def chosen(counts: NameCounts) -> dict[Group, str]:
+    """The most common spelling of each group, ties to the alphabetically first."""
+    return {group: _most_common(c) for group, c in counts.items()}
+
+
+def second_stage(
+    mentions: Iterable[Mention], names: dict[Group, str], long_forms: dict[Group, str]
+) -> list[Mention]:
+    """One paper's first-stage mentions under the corpus's display names and long forms,
+    those naming one entity merged into the first."""
+    return _merge([_renamed(m, names, long_forms) for m in mentions])
 
 
 def _changed_needs(old: senses.Senses, new: senses.Senses) -> set[Need]:

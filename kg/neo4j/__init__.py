@@ -17,7 +17,14 @@ from kg.neo4j.connection import (
     bolt_runner,
     connect,
 )
-from kg.neo4j.push import DEFAULT_BATCH_SIZE, PushError, PushReport, push, terminal_progress
+from kg.neo4j.push import (
+    DEFAULT_BATCH_SIZE,
+    PushError,
+    PushReport,
+    push,
+    push_rows,
+    terminal_progress,
+)
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -34,5 +41,6 @@ __all__ = [
     "bolt_runner",
     "connect",
     "push",
+    "push_rows",
     "terminal_progress",
 ]

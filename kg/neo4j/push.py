@@ -27,7 +27,15 @@ from kg.neo4j.falkordb import (
     shared_endpoint,
     write_packed,
 )
-from kg.rows import by_group, by_kind, node_rows, relationship_rows, sorted_rows
+from kg.rows import (
+    NodeRow,
+    RelationshipRow,
+    by_group,
+    by_kind,
+    node_rows,
+    relationship_rows,
+    sorted_rows,
+)
 from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES
 
 if TYPE_CHECKING:
@@ -100,12 +108,33 @@ def push(
 
     Returns a :class:`PushReport`; raises :class:`PushError` carrying the report so far.
     """
+    return push_rows(
+        node_rows(G),
+        relationship_rows(G),
+        connection,
+        batch_size=batch_size,
+        max_batch_bytes=max_batch_bytes,
+        progress=progress,
+    )
+
+
+def push_rows(
+    nodes: Iterable[NodeRow],
+    relationships: Iterable[RelationshipRow],
+    connection: Connection,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_batch_bytes: int | None = None,
+    progress: Progress | None = None,
+) -> PushReport:
+    """:func:`push` of a graph's rows (e.g. read back from neo4j-admin import files,
+    :mod:`kg.scale.import_files`)."""
     import neo4j
 
     if batch_size < 1:
         raise KgError("--batch-size must be at least 1")
     max_bytes = max_batch_bytes or connection.dialect.max_batch_bytes
-    node_list, rel_list = sorted_rows(node_rows(G)), sorted_rows(relationship_rows(G))
+    node_list, rel_list = sorted_rows(nodes), sorted_rows(relationships)
     graph = _Graph(
         keys=frozenset(row.key for row in node_list),
         keys_by_kind={k: [row.key for row in rows] for k, rows in by_kind(node_list).items()},
@@ -116,11 +145,11 @@ def push(
             if row.kind == PAPER and isinstance(abstract := row.props.get("abstract"), str)
         },
     )
-    nodes = {
+    node_groups = {
         kind: [[row.key, {"key": row.key, **row.props}] for row in rows]
         for kind, rows in by_kind(node_list).items()
     }
-    rels = {
+    rel_groups = {
         group: [[row.start, row.end, row.props] for row in rows]
         for group, rows in by_group(rel_list).items()
     }
@@ -135,12 +164,12 @@ def push(
         with writer.step("schema"):
             writer.ensure_key_schema()
         with writer.step("nodes"):
-            for kind, node_group in nodes.items():
+            for kind, node_group in node_groups.items():
                 writer.write_rows("nodes", node_group, 1, _NodeStatements(kind))
         with writer.step("stale relationships"):
             existing, stale = writer.delete_stale(graph)
         with writer.step("relationships"):
-            for group, rel_group in rels.items():
+            for group, rel_group in rel_groups.items():
                 create, update, unchanged = changes(group, rel_group, existing)
                 report.relationships += len(unchanged)
                 texts = graph.abstracts if group[1] == PAPER else None

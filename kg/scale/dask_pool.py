@@ -106,6 +106,10 @@ class DaskPool:
         token = uuid.uuid4().hex
         self._keys = (f"kg-extract-{n}-{token}" for n in count())
 
+    def worker_side(self) -> ModuleType:
+        """:mod:`kg.scale.dask_worker`, the tasks that run on the workers."""
+        return self._worker
+
     @property
     def workers(self) -> int:
         """The cluster's workers now."""

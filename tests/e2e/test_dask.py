@@ -1,6 +1,7 @@
 """Extraction on a Dask cluster (``kg build --dask``): one LocalCluster of 2 worker processes
-for the module, builds byte-identical to local ones, failures inside a task, a worker lost
-mid-build, workers that differ from the driver, and shutting a local cluster down."""
+for the module, builds and neo4j-admin import files byte-identical to local ones, failures
+inside a task, a worker lost mid-build, workers that differ from the driver, and shutting a
+local cluster down."""
 
 import json
 import os
@@ -20,6 +21,8 @@ from kg.extractors.records import PaperRecord  # noqa: E402
 from kg.graph.build import build  # noqa: E402
 from kg.scale.dask_pool import DaskPool  # noqa: E402
 from kg.scale.identity import Identity, this_identity  # noqa: E402
+from kg.scale.import_files import read_import_folder  # noqa: E402
+from kg.scale.imports import DaskEngine, build_import  # noqa: E402
 from kg.scale.refusal import DaskError  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
 
@@ -84,20 +87,28 @@ class FailOn(WorkerPlugin):
         find.find_mentions = self.real
 
 
-def test_a_paper_whose_extraction_raises_is_reported_and_the_rest_land(pool, tmp_path):
-    listing = tmp_path / "a.jsonl"
+def squad_fourth(listing):
+    """Five papers on MNLI, but the fourth on SQuAD."""
     lines = [{"title": f"T{i}", "abstract": f"We fine-tune BERT on MNLI {i}."} for i in range(5)]
     lines[3]["abstract"] = "We fine-tune BERT on SQuAD."
     listing.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return listing
+
+
+FOURTH_FAILED = (
+    "a.jsonl:4: extraction failed (ZeroDivisionError: division by zero); the paper is "
+    "kept without entities; please report this as a bug"
+)
+
+
+def test_a_paper_whose_extraction_raises_is_reported_and_the_rest_land(pool, tmp_path):
+    listing = squad_fourth(tmp_path / "a.jsonl")
     pool.client.register_plugin(FailOn("SQuAD"))
     try:
         G, report = build([listing], tmp_path / "g.kg", pool=pool)
     finally:
         pool.client.unregister_worker_plugin(FailOn.name)
-    assert [str(p) for p in report.problems] == [
-        "a.jsonl:4: extraction failed (ZeroDivisionError: division by zero); the paper is "
-        "kept without entities; please report this as a bug"
-    ]
+    assert [str(p) for p in report.problems] == [FOURTH_FAILED]
     assert report.new_papers == 5
     assert {G.nodes[n]["name"] for n, k in G.nodes(data="kind") if k == "Dataset"} == {"MNLI"}
 
@@ -111,7 +122,7 @@ class KillAfter(WorkerPlugin):
         self.k, self.marker, self.done = k, marker, 0
 
     def transition(self, key, start, finish, **kwargs):
-        if not str(key).startswith("kg-extract-") or finish != "memory":
+        if not str(key).startswith("kg-") or finish != "memory":
             return
         self.done += 1
         if self.done == self.k:
@@ -142,23 +153,48 @@ def test_a_worker_killed_mid_build_loses_no_paper(pool, tmp_path):
     assert all(ms for _, ms in got)
 
 
-def test_the_senses_reduced_on_the_cluster_equal_the_local_ones(pool, seed_files):
-    from kg.extractors.pipeline import build_nlp
-    from kg.extractors.read import read_listings
-    from kg.extractors.workers import extract_serially
-    from kg.graph import senses
-    from kg.scale.reduce import corpus_definitions
+def import_folder(inputs, out, **options):
+    report = build_import(inputs, out, size=16, buckets=4, import_dir="/import", **options)
+    return report, {p.name: p.read_bytes() for p in out.iterdir()}
 
-    papers = list(read_listings(seed_files))
-    local: senses.Definitions = {}
-    for _, mentions in extract_serially(papers, build_nlp()):
-        senses.merge(local, senses.summarise(mentions))
-    reduced = corpus_definitions(pool, papers, size=16)  # 12 partitions, a tree of 4 levels
-    assert len(papers) == 180
-    assert reduced == local
-    assert len(local) > 10
-    lexicon = senses.shipped_lexicon()
-    assert senses.decide(reduced, lexicon) == senses.decide(local, lexicon)
+
+@pytest.fixture(scope="module")
+def in_process(seed_files, tmp_path_factory):
+    return import_folder(seed_files, tmp_path_factory.mktemp("import") / "files")
+
+
+def test_the_import_files_made_on_the_cluster_equal_those_made_in_process(
+    pool, seed_files, in_process, tmp_path
+):
+    report, files = import_folder(seed_files, tmp_path / "f", engine=DaskEngine(pool))
+    assert report.partitions == 12  # a tree of 4 levels for each corpus-wide decision
+    assert (report, files) == in_process
+
+
+def test_a_worker_killed_mid_import_changes_no_file(pool, seed_files, in_process, tmp_path):
+    marker = tmp_path / "killed"
+    before = set(pool.client.scheduler_info()["workers"])
+    pool.client.register_plugin(KillAfter(30, str(marker)))
+    try:
+        _, files = import_folder(seed_files, tmp_path / "f", engine=DaskEngine(pool))
+    finally:
+        pool.client.unregister_worker_plugin(KillAfter.name)
+    assert marker.exists()
+    assert before - set(pool.client.scheduler_info()["workers"])
+    assert files == in_process[1]
+
+
+def test_a_paper_whose_extraction_raises_is_reported_and_its_import_row_kept(pool, tmp_path):
+    listing = squad_fourth(tmp_path / "a.jsonl")
+    pool.client.register_plugin(FailOn("SQuAD"))
+    try:
+        report = build_import([listing], tmp_path / "f", engine=DaskEngine(pool), size=2)
+    finally:
+        pool.client.unregister_worker_plugin(FailOn.name)
+    assert [str(p) for p in report.problems] == [FOURTH_FAILED]
+    nodes, _ = read_import_folder(tmp_path / "f")
+    assert sum(1 for row in nodes if row.kind == "Paper") == 5
+    assert {row.props["name"] for row in nodes if row.kind == "Dataset"} == {"MNLI"}
 
 
 def test_workers_that_differ_from_the_driver_are_refused(address, monkeypatch):

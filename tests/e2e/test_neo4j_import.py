@@ -1,0 +1,125 @@
+"""``kg build --neo4j-import DIR`` in this process: the partitioned files hold the rows of
+``kg export --format neo4j-csv`` of the local graph (SIMILAR_TO aside, docs/scale.md), with
+typed headers, keys unique across partitions, and they load into the Bolt test server
+(FalkorDB) with the local graph's counts."""
+
+from collections import Counter
+
+import pytest
+
+import kg.neo4j as kn
+from kg.cli import main
+from kg.errors import KgError, OutputError
+from kg.export import export_graph
+from kg.graph.build import build_graph
+from kg.scale.import_files import read_import_folder
+from kg.scale.imports import build_import
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def inputs(seed_files):
+    return [*seed_files, str(REPO / "samples")]
+
+
+@pytest.fixture(scope="module")
+def local(inputs, tmp_path_factory):
+    G, _ = build_graph(inputs)
+    out = tmp_path_factory.mktemp("local") / "csv"
+    export_graph(G, out, format="neo4j-csv")
+    return G, out
+
+
+@pytest.fixture(scope="module")
+def partitioned(inputs, tmp_path_factory):
+    out = tmp_path_factory.mktemp("import") / "files"
+    report = build_import(inputs, out, size=16, buckets=4)
+    return report, out
+
+
+def rows_of(folder, *, similar=True):
+    nodes, rels = read_import_folder(folder)
+    keep = [r for r in rels if similar or r.type != "SIMILAR_TO"]
+    return Counter(map(repr, nodes)), Counter(map(repr, keep))
+
+
+def test_the_files_hold_the_local_exports_rows(local, partitioned):
+    report, files = partitioned
+    assert report.partitions == 14 and report.duplicates == 2
+    assert rows_of(files) == rows_of(local[1], similar=False)
+    assert sum(rows_of(files)[0].values()) > 1_000
+
+
+def test_each_kind_has_a_typed_header_and_keys_unique_across_partitions(partitioned):
+    _, files = partitioned
+    names = {p.name for p in files.iterdir()}
+    assert {"nodes-Paper-p00000.csv", "nodes-Paper-p00013.csv", "nodes-Author-b0003.csv"} <= names
+    header = (files / "nodes-Paper-header.csv").read_text().strip().split(",")
+    assert header[0] == "key:ID" and header[-1] == ":LABEL"
+    assert {"year:int", "sources:string[]", "title"} <= set(header)
+    rel = (files / "relationships-APPLIED_TO-header.csv").read_text().strip().split(",")
+    assert rel[:3] == [":START_ID", ":END_ID", ":TYPE"]
+    assert {"papers:int", "score:float", "paper_keys:string[]"} <= set(rel)
+    nodes, _ = read_import_folder(files)
+    keys = Counter(row.key for row in nodes)
+    assert keys.most_common(1)[0][1] == 1
+    command = (files / "import-command.txt").read_text()
+    assert command.count("--nodes=") == len({p.split("-")[1] for p in names if p[:6] == "nodes-"})
+    assert f"--nodes={files}/nodes-Paper-header.csv,{files}/nodes-Paper-p00000.csv," in command
+
+
+def test_the_files_load_into_the_bolt_test_server_with_the_local_counts(bolt, local, partitioned):
+    G, _ = local
+    nodes, rels = read_import_folder(partitioned[1])
+    with kn.connect(uri=bolt.uri, password="") as connection:
+        report = kn.push_rows(nodes, rels, connection)
+        counted = connection.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
+        related = connection.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
+    similar = sum(1 for *_, t in G.edges(keys=True) if t == "SIMILAR_TO")
+    assert (report.nodes, counted) == (G.number_of_nodes(), G.number_of_nodes())
+    assert related == G.number_of_edges() - similar
+
+
+def test_the_cli_writes_the_files_and_prints_the_command(seed_files, tmp_path, capsys):
+    out = tmp_path / "imp"
+    assert main(["build", *seed_files, "--neo4j-import", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "Read 180 records: 180 papers" in said
+    assert f"neo4j-admin database import full neo4j --nodes={out}/nodes-Area-header.csv" in said
+    assert said.strip().endswith("--overwrite-destination=true")
+    assert main(["build", *seed_files, "--neo4j-import", str(out), "-q"]) == 0  # replaced
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_worker_processes_write_the_same_files(seed_files, tmp_path):
+    build_import(seed_files, tmp_path / "here", import_dir="/import")
+    options = ["--workers", "2", "--import-dir", "/import", "-q"]
+    assert main(["build", *seed_files, "--neo4j-import", str(tmp_path / "pool"), *options]) == 0
+    here, pool = (sorted(tmp_path.joinpath(d).iterdir()) for d in ("here", "pool"))
+    assert [p.name for p in pool] == [p.name for p in here]
+    assert [p.read_bytes() for p in pool] == [p.read_bytes() for p in here]
+
+
+def test_a_folder_of_other_files_is_refused_before_any_work(seed_files, tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(OutputError, match="exists and is not a folder of kg's import files"):
+        build_import(seed_files, out)
+    assert main(["build", seed_files[0], "-o", "g.kg", "--neo4j-import", str(out)]) == 1
+    assert "give -o GRAPH or --neo4j-import DIR, not both" in capsys.readouterr().err
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_failed_write_leaves_no_folder_and_no_staging(seed_files, tmp_path, monkeypatch):
+    from kg.scale import imports
+
+    def full_disk(*args):
+        raise OutputError("the node file: no space left on device")
+
+    monkeypatch.setattr(imports, "write_rows", full_disk)
+    with pytest.raises(KgError, match="no space left"):
+        build_import(seed_files, tmp_path / "imp")
+    assert list(tmp_path.iterdir()) == []
