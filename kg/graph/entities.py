@@ -113,6 +113,8 @@ def add_entity_layer(
             origins.node[key] = paper if i < upto else ""
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
+    if origins is not None:
+        origins.spellings.update(aliases)
     for key, kinds in (other_types or {}).items():
         if key in entities:
             entities[key]["other_types"] = kinds
@@ -137,6 +139,9 @@ class Origins:
 
     node: dict[str, str] = field(default_factory=dict)
     long_form: dict[str, str] = field(default_factory=dict)
+    #: Each node's spellings in the part, its name in the part among them if written so
+    #: (its aliases in the whole corpus: all parts' spellings but the whole's name).
+    spellings: dict[str, set[str]] = field(default_factory=dict)
 
 
 def applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:

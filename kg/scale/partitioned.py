@@ -212,6 +212,7 @@ class Partial:
     partners: frozenset[str] = frozenset()
     origin: str = ""
     long_origin: str = ""
+    spellings: frozenset[str] = frozenset()
 
 
 #: One bucket's share of a partition: its shared nodes' partials by key, its relationships
@@ -243,6 +244,7 @@ def part_rows(part: PartGraph, people: Sequence[Person], buckets: int) -> tuple[
                 frozenset(partners.get(row.key, ())),
                 part.origins.node.get(row.key, ""),
                 part.origins.long_form.get(row.key, ""),
+                frozenset(part.origins.spellings.get(row.key, ())),
             )
             shared[bucket_of(row.key, buckets)][0][row.key] = partial
     for rel in relationship_rows(G):
@@ -314,7 +316,7 @@ def _stored(attrs: dict[str, Any]) -> dict[str, Any]:
 
 #: Properties of shared nodes whose parts may differ: united lists, and those the first
 #: part (in the whole build's order) gives or that are counted anew.
-_UNITED = frozenset(("variants", "aliases"))
+_UNITED = frozenset(("variants", "aliases"))  # aliases: then from the parts' spellings
 _FIRST_COME = frozenset(("name", "long_form", "coauthors"))
 
 
@@ -342,6 +344,11 @@ def _merged_node(partials: list[Partial]) -> NodeRow:
     else:
         named = min(partials, key=lambda p: (p.origin == "", p.origin))
         props["name"] = named.row.props["name"]
+        spellings = frozenset().union(*(p.spellings for p in partials))
+        if aliases := sorted(spellings - {props["name"], ""}):
+            props["aliases"] = aliases
+        else:
+            props.pop("aliases", None)
         longs = [p for p in partials if p.long_origin]
         if longs:
             props["long_form"] = min(longs, key=lambda p: p.long_origin).row.props["long_form"]

@@ -1,0 +1,132 @@
+"""``kg build --neo4j-import DIR --dask local:2`` from 20,000 papers up: time, throughput per
+worker core and the summed memory of the whole process tree.
+
+Run by hand (not part of the tests):
+
+    .venv/bin/python -m bench.import_scale [--series 20000,100000,1000000] [--json FILE]
+
+Corpora past the 19,456 real papers are replicas that grow the summaries as a real corpus
+would: replica r of a paper gets the id ``<id>~r<r>``, every author a surname with a
+suffix of replica r (``Bengio`` -> ``Bengiobd`` in replica 29), so each replica has its own
+people, and every coined name (a word with two capitals and a lower-case letter, ``ResNet``,
+``LoRA``) the same suffix in capitals (``ResNetBD``), so each replica coins its own names;
+names in capitals only (``BERT``, ``MNLI``) stay as they are. The build runs in a fresh
+process; the tree (driver, scheduler, nannies, workers) is sampled every half second with
+psutil, and the peak of its summed RSS is reported with the driver's own peak.
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+from bench.scale import real_records
+
+COINED = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])(?=\w*[a-z])[A-Za-z][A-Za-z0-9]*")
+WORKERS = 2
+
+
+def suffix(replica):
+    """``bd`` for replica 29: the replica number in letters (a = 0)."""
+    letters = ""
+    while replica:
+        replica, digit = divmod(replica, 26)
+        letters = "abcdefghijklmnopqrstuvwxyz"[digit] + letters
+    return letters
+
+
+def varied(record, replica):
+    """Replica ``replica`` of a paperlists record (itself for 0)."""
+    if not replica:
+        return record
+    tail = suffix(replica)
+    rec = dict(record)
+    rec["id"] = f"{rec['id']}~r{replica}"
+    rec["authors"] = [f"{a}{tail}" for a in rec.get("authors") or []]
+    for field in ("title", "text"):
+        if rec.get(field):
+            rec[field] = COINED.sub(lambda m: m.group(0) + tail.upper(), rec[field])
+    return rec
+
+
+def write_varied(n, path):
+    """Write ``n`` varied records to ``path``."""
+    base = list(real_records())
+    with open(path, "w", encoding="utf-8") as out:
+        for i in range(n):
+            out.write(json.dumps(varied(base[i % len(base)], i // len(base))) + "\n")
+
+
+def tree_rss(proc):
+    """The summed RSS of ``proc`` and its descendants, and ``proc``'s own, in MB."""
+    total = own = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            rss = p.memory_info().rss
+        except psutil.Error:
+            continue
+        total += rss
+        own = rss if p.pid == proc.pid else own
+    return total / 2**20, own / 2**20
+
+
+def measure(n, tmp):
+    """One build of ``n`` varied papers: its figures."""
+    listing, out = Path(tmp) / f"papers-{n}.jsonl", Path(tmp) / f"import-{n}"
+    write_varied(n, listing)
+    command = [sys.executable, "-m", "kg", "build", str(listing), "--neo4j-import", str(out)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [*command, "--dask", f"local:{WORKERS}", "-q"], stderr=subprocess.PIPE, text=True
+    )
+    watched, peak, driver = psutil.Process(proc.pid), 0.0, 0.0
+    while proc.poll() is None:
+        total, own = tree_rss(watched)
+        peak, driver = max(peak, total), max(driver, own)
+        time.sleep(0.5)
+    seconds = time.perf_counter() - started
+    if proc.returncode:
+        sys.exit(f"bench: the build of {n:,} papers failed:\n{proc.stderr.read()}")
+    size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
+    listing.unlink()
+    return {
+        "papers": n,
+        "seconds": seconds,
+        "papers_per_core_s": n / seconds / WORKERS,
+        "peak_tree_mb": peak,
+        "peak_driver_mb": driver,
+        "files_mb": size,
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--series", default="20000,100000,1000000", help="paper counts")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in map(int, args.series.split(",")):
+            row = measure(n, tmp)
+            rows.append(row)
+            print(
+                f"{n:>9,} papers  {row['seconds']:7.1f} s  "
+                f"{row['papers_per_core_s']:5.0f} papers/s/core  "
+                f"{row['seconds'] / n * 1000:5.2f} s/1k  "
+                f"tree peak {row['peak_tree_mb']:6.0f} MB "
+                f"({row['peak_tree_mb'] / n * 1000:5.1f} MB/1k)  "
+                f"driver {row['peak_driver_mb']:5.0f} MB",
+                flush=True,
+            )
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()
