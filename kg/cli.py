@@ -238,14 +238,22 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from kg.neo4j import connect, push, terminal_progress
+    from kg.neo4j import connect, push_rows, terminal_progress
+    from kg.rows import node_rows, relationship_rows
 
-    G = load(args)
+    if args.import_files:
+        from kg.scale.import_files import read_import_folder
+
+        nodes, relationships = read_import_folder(args.import_files)
+    else:
+        G = load(args)
+        nodes, relationships = list(node_rows(G)), list(relationship_rows(G))
     with connect(
         uri=args.uri, user=args.user, password=args.password, database=args.database
     ) as connection:
-        report = push(
-            G,
+        report = push_rows(
+            nodes,
+            relationships,
             connection,
             batch_size=args.batch_size,
             max_batch_bytes=args.max_batch_bytes,
@@ -282,6 +290,12 @@ def add_push_parser(sub: Any) -> None:
         epilog="Example: kg push -g graph.kg --uri bolt://localhost:7687 --password secret",
     )
     add_graph_option(p)
+    p.add_argument(
+        "--import",
+        dest="import_files",
+        metavar="DIR",
+        help="push the rows of a folder of kg build --neo4j-import files instead of a graph",
+    )
     p.add_argument("--uri", help="Bolt URI (default: $NEO4J_URI or bolt://localhost:7687)")
     p.add_argument("--user", help="user name (default: $NEO4J_USERNAME or neo4j)")
     p.add_argument("--password", help="password (default: $NEO4J_PASSWORD; none: no auth)")

@@ -66,6 +66,7 @@ def build_import_files(args: argparse.Namespace) -> int:
             format=args.format,
             overrides=overrides,
             import_dir=args.import_dir,
+            fresh=args.fresh,
         )
     for problem in report.problems:
         say(f"kg: {problem.report}", file=sys.stderr)
@@ -74,7 +75,12 @@ def build_import_files(args: argparse.Namespace) -> int:
             f"Read {report.records:,} records: {report.papers:,} papers, "
             f"{report.duplicates:,} duplicates, "
             f"{sum(not p.kept for p in report.problems):,} skipped; "
-            f"{report.partitions:,} partitions."
+            f"{report.partitions:,} partition{'s' * (report.partitions != 1)}."
+            + (
+                f" {report.total_papers:,} papers in all."
+                if report.total_papers > report.papers
+                else ""
+            )
         )
         say(f"Import files written to {os.path.abspath(args.neo4j_import)}; load them with:")
         print(report.command)

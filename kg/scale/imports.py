@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kg import schema as S
-from kg.errors import InputError, OutputError
+from kg.errors import InputError
 from kg.export import ARRAY_DELIMITER, Cleaner, cell, header_cell, import_command
 from kg.extractors.read import Problem, read_listings
 from kg.extractors.records import PaperRecord
@@ -35,6 +35,7 @@ from kg.graph.people import decide
 from kg.graph.variants import lexicon_families, variant_links
 from kg.neo4j.connection import NEO4J
 from kg.rows import Props, type_of
+from kg.scale import import_state as state
 from kg.scale import partitioned as P
 
 if TYPE_CHECKING:
@@ -149,12 +150,14 @@ def reduced(
 
 @dataclass
 class ImportReport:
-    """What an import build read and wrote."""
+    """What an import build read and wrote: ``papers`` new in this batch, ``total_papers``
+    in the folder."""
 
     records: int = 0
     papers: int = 0
     duplicates: int = 0
     partitions: int = 0
+    total_papers: int = 0
     problems: list[Problem] = field(default_factory=list)
     command: str = ""
     files: list[str] = field(default_factory=list)
@@ -170,20 +173,32 @@ class _Plan:
 
 
 def _planned(
-    engine: Engine, records: Iterable[PaperRecord], report: ImportReport, size: int
+    engine: Engine,
+    records: Iterable[PaperRecord],
+    report: ImportReport,
+    size: int,
+    saved: state.Saved,
+    directory: Path,
 ) -> _Plan:
-    """Read ``records`` into partitions of ``size`` papers, each extracted as it fills."""
+    """The ``saved`` partitions, then ``records`` read into partitions of ``size`` papers,
+    each extracted as it fills; ``saved`` then holds them all."""
     plan = _Plan()
-    seen: dict[str, tuple[int, str]] = {}  # content hash: (partition, paper key)
-    keys: set[str] = set()
+    plan.parts = [
+        engine.submit(state.load_part, str(directory / state.EXTRACTED / name))
+        for name in saved.parts
+    ]
+    seen = saved.index  # content hash: (partition, paper key)
+    keys = {key for _, key in seen.values()}
+    before = len(keys)
     batch: list[P.Planned] = []
     for record in records:
         report.records += 1
+        number = saved.records + report.records
         digest = S.content_hash(record.abstract)
         if digest in seen:
             part, key = seen[digest]
             report.duplicates += 1
-            plan.duplicates.setdefault(part, []).append((key, digest, record, report.records))
+            plan.duplicates.setdefault(part, []).append((key, digest, record, number))
             continue
         key = S.paper_key(record.abstract, record.external_id)
         if key in keys:
@@ -198,13 +213,16 @@ def _planned(
             continue
         keys.add(key)
         seen[digest] = (len(plan.parts), key)
-        batch.append((key, digest, record, report.records))
+        batch.append((key, digest, record, number))
         if len(batch) == size:
             plan.parts.append(engine.extract(batch))
             batch = []
     if batch:
         plan.parts.append(engine.extract(batch))
-    report.papers = len(keys)
+    report.papers, report.total_papers = len(keys) - before, len(keys)
+    saved.records += report.records
+    saved.duplicates += report.duplicates
+    saved.parts = [state.part_name(i) for i in range(len(plan.parts))]
     return plan
 
 
@@ -218,28 +236,32 @@ def build_import(
     size: int = PARTITION_SIZE,
     buckets: int = BUCKETS,
     import_dir: str | None = None,
+    fresh: bool = False,
 ) -> ImportReport:
     """Read ``inputs`` into neo4j-admin import files in ``directory`` (replaced whole once
     they are all written; left as it was on failure), deciding as ``kg build`` does.
 
+    A folder written so before is added to: its papers come first, and the files equal
+    those of one build of its inputs and these (unless ``fresh``: a new folder).
     ``engine`` runs the passes (this process by default); ``import_dir`` is where
     neo4j-admin will see the files (by default ``directory`` itself).
     """
     engine = InProcess() if engine is None else engine
-    _check_folder(Path(directory))
+    folder = Path(directory).absolute()
+    state.check_folder(folder)
+    saved = state.Saved() if fresh else state.read_saved(folder)
     report = ImportReport()
     records = read_listings(inputs, format=format, problems=report.problems)
-    plan = _planned(engine, records, report, size)
+    old = len(saved.parts)
+    plan = _planned(engine, records, report, size, saved, folder)
     if not plan.parts:
         detail = f": {report.problems[0]}" if report.problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     report.partitions = len(plan.parts)
-    _note_failures(engine, plan.parts, report.problems)
+    _note_failures(engine, plan.parts[old:], report.problems)
     # Fewer buckets than partitions: a small input gets few files.
     rows = _decided_rows(engine, plan, overrides, max(1, min(buckets, len(plan.parts))))
-    report.command, report.files = _written(
-        engine, rows, len(plan.parts), Path(directory), import_dir
-    )
+    report.command, report.files = _written(engine, rows, plan, saved, folder, import_dir)
     return report
 
 
@@ -361,24 +383,43 @@ def _cells(props: Props, columns: list[tuple[str, str]], clean: Cleaner) -> list
 
 
 def _written(
-    engine: Engine, rows: list[Any], partitions: int, directory: Path, import_dir: str | None
+    engine: Engine,
+    rows: list[Any],
+    plan: _Plan,
+    saved: state.Saved,
+    directory: Path,
+    import_dir: str | None,
 ) -> tuple[str, list[str]]:
-    """Write every partition's and bucket's files, the header files, the constraints and
-    the import command into a new folder beside ``directory``, then put it in its place."""
+    """Write every partition's and bucket's files, the header files, the constraints, the
+    import command and what a later batch reads into a new folder beside ``directory``,
+    then put it in its place."""
+    partitions = len(plan.parts)
     columns = reduced(engine, rows, columns_of, merge_columns)
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
         for group, cols in columns.items()
     }
-    directory = directory.absolute()
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
     try:
+        (staging / state.EXTRACTED).mkdir()
+        kept = [
+            engine.submit(
+                state.save_part,
+                part,
+                plan.duplicates.get(i, []),
+                str(staging / state.EXTRACTED / name),
+            )
+            for i, (part, name) in enumerate(zip(plan.parts, saved.parts, strict=True))
+        ]
         shared = engine.share(headers)
         tasks = [
             engine.submit(write_rows, r, shared, str(staging), _suffix(i, partitions))
             for i, r in enumerate(rows)
         ]
+        for handle in kept:
+            engine.result(handle)
+        state.write_state(staging, saved)
         by_group: dict[tuple[str, str], list[str]] = {}
         cleaned = 0
         for written, changed in map(engine.result, tasks):
@@ -386,13 +427,13 @@ def _written(
             for group, name in written:
                 by_group.setdefault(group, []).append(name)
         command = _header_files(staging, headers, by_group, import_dir or str(directory))
-        _replace_folder(staging, directory)
+        state.replace_folder(staging, directory)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     if cleaned:
         Cleaner.changed_note(cleaned, "the neo4j-admin CSV files")
-    return command, sorted(p.name for p in directory.iterdir())
+    return command, sorted(p.name for p in directory.iterdir() if p.suffix == ".csv")
 
 
 def _suffix(i: int, partitions: int) -> str:
@@ -424,31 +465,3 @@ def _header_files(
     with atomic_output(staging / "import-command.txt", "the import command file") as out:
         out.write(command + "\n")
     return command
-
-
-def _check_folder(directory: Path) -> None:
-    """Refuse a ``directory`` that exists and holds anything but kg's import files."""
-    if not directory.exists():
-        return
-    names = list(directory.iterdir()) if directory.is_dir() else None
-    if names is None or any(not (p.name.endswith(".csv") or p.name in _OWN_FILES) for p in names):
-        raise OutputError(
-            f"{directory}: exists and is not a folder of kg's import files; "
-            "give a new or empty folder"
-        )
-
-
-def _replace_folder(staging: Path, directory: Path) -> None:
-    """Put ``staging`` where ``directory`` is (an earlier folder of import files goes)."""
-    _check_folder(directory)
-    if directory.exists():
-        old = directory.with_name(f".{directory.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(directory, old)
-        os.replace(staging, directory)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(staging, directory)
-
-
-_OWN_FILES = frozenset(("constraints.cypher", "import-command.txt"))

@@ -51,6 +51,8 @@ class Part:
 
     papers: list[Planned]
     found: list[Found]
+    #: Papers read again later in the input (saved with the partition for a later batch).
+    duplicates: list[Planned] = field(default_factory=list)
 
 
 def extracted(papers: list[Planned], found: list[Found]) -> Part:
@@ -164,7 +166,7 @@ def part_graph(
     build lays it (papers in key order)."""
     G = new_graph()
     areas: dict[str, str] = {}
-    for key, digest, record, number in [*part.papers, *duplicates]:
+    for key, digest, record, number in [*part.papers, *part.duplicates, *duplicates]:
         add_paper(G, record, key, digest)
         if record.area:
             areas.setdefault(S.area_key(record.area), f"{number:012d}")

@@ -25,6 +25,7 @@ from kg.scale.import_files import read_import_folder  # noqa: E402
 from kg.scale.imports import DaskEngine, build_import  # noqa: E402
 from kg.scale.refusal import DaskError  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
+from tests.helpers.import_folders import folder  # noqa: E402
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -155,7 +156,7 @@ def test_a_worker_killed_mid_build_loses_no_paper(pool, tmp_path):
 
 def import_folder(inputs, out, **options):
     report = build_import(inputs, out, size=16, buckets=4, import_dir="/import", **options)
-    return report, {p.name: p.read_bytes() for p in out.iterdir()}
+    return report, folder(out)
 
 
 @pytest.fixture(scope="module")
@@ -169,6 +170,22 @@ def test_the_import_files_made_on_the_cluster_equal_those_made_in_process(
     report, files = import_folder(seed_files, tmp_path / "f", engine=DaskEngine(pool))
     assert report.partitions == 12  # a tree of 4 levels for each corpus-wide decision
     assert (report, files) == in_process
+
+
+def test_a_second_batch_added_on_the_cluster_gives_the_rows_of_one_build(
+    pool, seed_files, in_process, tmp_path
+):
+    out, once = tmp_path / "f", tmp_path / "once"
+    import_folder(seed_files, once)
+    import_folder(seed_files[:2], out)
+    report, _ = import_folder(seed_files[2:], out, engine=DaskEngine(pool))
+    assert report.total_papers == in_process[0].total_papers == 180
+    assert sorted(map(repr, read_import_folder(out)[0])) == sorted(
+        map(repr, read_import_folder(once)[0])
+    )
+    assert sorted(map(repr, read_import_folder(out)[1])) == sorted(
+        map(repr, read_import_folder(once)[1])
+    )
 
 
 def test_a_worker_killed_mid_import_changes_no_file(pool, seed_files, in_process, tmp_path):

@@ -15,6 +15,7 @@ from kg.graph.build import build_graph
 from kg.scale.import_files import read_import_folder
 from kg.scale.imports import build_import
 from tests.conftest import REPO
+from tests.helpers.import_folders import folder
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -97,9 +98,7 @@ def test_worker_processes_write_the_same_files(seed_files, tmp_path):
     build_import(seed_files, tmp_path / "here", import_dir="/import")
     options = ["--workers", "2", "--import-dir", "/import", "-q"]
     assert main(["build", *seed_files, "--neo4j-import", str(tmp_path / "pool"), *options]) == 0
-    here, pool = (sorted(tmp_path.joinpath(d).iterdir()) for d in ("here", "pool"))
-    assert [p.name for p in pool] == [p.name for p in here]
-    assert [p.read_bytes() for p in pool] == [p.read_bytes() for p in here]
+    assert folder(tmp_path / "pool") == folder(tmp_path / "here")
 
 
 def test_a_folder_of_other_files_is_refused_before_any_work(seed_files, tmp_path, capsys):
