@@ -55,13 +55,14 @@ def shipped_lexicon() -> Lexicon:
 @dataclass
 class LongForm:
     """One long form of a short form over the corpus: its spellings and types (with counts),
-    the papers that define it, and for each of them its mentions and the name it defines
-    (what :func:`decide` reads the names beside the definition from, when it needs them)."""
+    the papers that define it, and for each of them the names it mentions
+    (:func:`context_of`) and the name it defines (what :func:`decide` reads the names
+    beside the definition from, when it needs them)."""
 
     spellings: dict[str, int] = field(default_factory=dict)
     types: dict[str, int] = field(default_factory=dict)
     papers: int = 0
-    contexts: list[tuple[Sequence[Mention], str]] = field(default_factory=list)
+    contexts: list[tuple[frozenset[str], str]] = field(default_factory=list)
     shorts: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: "LongForm") -> None:
@@ -244,6 +245,7 @@ def context_of(mentions: Iterable[Mention]) -> frozenset[str]:
 def summarise(mentions: Sequence[Mention]) -> Definitions:
     """The definitions of one paper (each short form and long form counted once)."""
     defs: Definitions = {}
+    context: frozenset[str] | None = None
     for m in mentions:
         if not m.long_form or m.rule not in DEFINING_RULES:
             continue
@@ -254,8 +256,10 @@ def summarise(mentions: Sequence[Mention]) -> Definitions:
         longs = defs.setdefault(name_key(short), {})
         if key in longs:
             continue
+        if context is None:
+            context = context_of(mentions)
         longs[key] = LongForm(
-            {m.long_form: 1}, {m.type: 1}, 1, [(mentions, m.canonical)], {short: 1}
+            {m.long_form: 1}, {m.type: 1}, 1, [(context, m.canonical)], {short: 1}
         )
     return defs
 
@@ -459,8 +463,8 @@ def _telling(senses: list[Sense], longs: dict[str, LongForm]) -> dict[str, int]:
     owners: dict[str, int] = {}
     for i, sense in enumerate(senses):
         for key in sorted(sense.long_keys):
-            for mentions, own in longs[key].contexts:
-                for name in context_of(mentions) - {own}:
+            for context, own in longs[key].contexts:
+                for name in context - {own}:
                     owners[name] = i if owners.get(name, i) == i else -1
     return {name: i for name, i in owners.items() if i >= 0}
 

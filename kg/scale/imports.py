@@ -105,25 +105,46 @@ class DaskEngine:
 
     def __init__(self, pool: "DaskPool") -> None:
         self.pool = pool
+        self._workers: list[str] = []
+        #: Each task's home: the worker its partition was extracted on, which the tasks
+        #: that follow from it prefer (any other may run them, if that one is busy or gone).
+        self._home: dict[str, str] = {}
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+    def submit(self, fn: Callable[..., Any], *args: Any, home: str | None = None) -> Any:
         from kg.scale.dask_pool import RETRIES
 
         key = f"kg-{fn.__name__}-{uuid.uuid4().hex}"
-        return self.pool.client.submit(fn, *args, key=key, pure=False, retries=RETRIES)
+        if home is None:
+            home = next(
+                (self._home[k] for a in args if (k := getattr(a, "key", "")) in self._home), None
+            )
+        where = {"workers": [home], "allow_other_workers": True} if home else {}
+        future = self.pool.client.submit(fn, *args, key=key, pure=False, retries=RETRIES, **where)
+        if home:
+            self._home[key] = home
+        return future
 
     def result(self, handle: Any) -> Any:
         return handle.result()
 
     def share(self, value: Any) -> Any:
-        """A task that holds ``value``: unlike scattered data, it is made again if the
-        workers holding it are lost (the scheduler keeps the value in the task)."""
+        """A task that holds ``value``, on every worker: unlike scattered data, it is made
+        again if the workers holding it are lost (the scheduler keeps the value in the
+        task)."""
         with warnings.catch_warnings():  # Dask's warning on large values in a task
             warnings.simplefilter("ignore", UserWarning)
-            return self.submit(_value, value)
+            held = self.submit(_value, value)
+        # On every worker before the tasks that read it are placed: else each would go
+        # where the (larger) decision is, and its partition would travel to it.
+        self.pool.client.replicate([held])
+        return held
 
     def extract(self, papers: list[P.Planned]) -> Any:
-        return self.submit(self.pool.worker_side().extract_part, papers)
+        """The partition's extraction, its home the next worker in turn."""
+        if not self._workers:
+            self._workers = sorted(self.pool.client.scheduler_info()["workers"])
+        home = self._workers[len(self._home) % len(self._workers)]
+        return self.submit(self.pool.worker_side().extract_part, papers, home=home)
 
 
 def _value(value: Any) -> Any:
