@@ -83,7 +83,7 @@ def measure(n, tmp):
     command = [sys.executable, "-m", "kg", "build", str(listing), "--neo4j-import", str(out)]
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [*command, "--dask", f"local:{WORKERS}", "-q"], stderr=subprocess.PIPE, text=True
+        [*command, "--dask", f"local:{WORKERS}", "--fresh", "-q"], stderr=subprocess.PIPE, text=True
     )
     watched, peak, driver = psutil.Process(proc.pid), 0.0, 0.0
     while proc.poll() is None:

@@ -13,6 +13,7 @@ from kg.terminal import say
 
 if TYPE_CHECKING:
     from kg.extractors.workers import Pool
+    from kg.scale.imports import ImportReport
 
 
 def add_pool_options(parser: argparse.ArgumentParser) -> None:
@@ -71,17 +72,7 @@ def build_import_files(args: argparse.Namespace) -> int:
     for problem in report.problems:
         say(f"kg: {problem.report}", file=sys.stderr)
     if not args.quiet:
-        print(
-            f"Read {report.records:,} records: {report.papers:,} papers, "
-            f"{report.duplicates:,} duplicates, "
-            f"{sum(not p.kept for p in report.problems):,} skipped; "
-            f"{report.partitions:,} partition{'s' * (report.partitions != 1)}."
-            + (
-                f" {report.total_papers:,} papers in all."
-                if report.total_papers > report.papers
-                else ""
-            )
-        )
+        print(import_summary(report))
         say(f"Import files written to {os.path.abspath(args.neo4j_import)}; load them with:")
         print(report.command)
     return 0
@@ -104,3 +95,23 @@ def open_pool(args: argparse.Namespace, adding: bool) -> AbstractContextManager[
 
         return WorkerPool(max(args.workers, 1))
     return nullcontext()
+
+
+def import_summary(report: "ImportReport") -> str:
+    """What an import build read, in one line.
+
+    >>> from kg.scale.imports import ImportReport
+    >>> import_summary(ImportReport(records=5, papers=2, duplicates=1, partitions=1,
+    ...                             total_papers=9, known=2))
+    'Read 5 records: 2 papers, 1 duplicates, 2 known, 0 skipped; 1 partition. 9 papers in all.'
+    """
+    known = f"{report.known:,} known, " if report.known else ""
+    skipped = sum(not p.kept for p in report.problems)
+    parts = f"{report.partitions:,} partition{'s' * (report.partitions != 1)}"
+    total = (
+        f" {report.total_papers:,} papers in all." if report.total_papers > report.papers else ""
+    )
+    return (
+        f"Read {report.records:,} records: {report.papers:,} papers, "
+        f"{report.duplicates:,} duplicates, {known}{skipped:,} skipped; {parts}.{total}"
+    )

@@ -171,14 +171,15 @@ def reduced(
 
 @dataclass
 class ImportReport:
-    """What an import build read and wrote: ``papers`` new in this batch, ``total_papers``
-    in the folder."""
+    """What an import build read and wrote: ``papers`` new in this batch, ``known`` the
+    records of papers an earlier batch read, ``total_papers`` in the folder."""
 
     records: int = 0
     papers: int = 0
     duplicates: int = 0
     partitions: int = 0
     total_papers: int = 0
+    known: int = 0
     problems: list[Problem] = field(default_factory=list)
     command: str = ""
     files: list[str] = field(default_factory=list)
@@ -218,7 +219,10 @@ def _planned(
         digest = S.content_hash(record.abstract)
         if digest in seen:
             part, key = seen[digest]
-            report.duplicates += 1
+            if part < len(saved.parts):
+                report.known += 1  # read in an earlier batch: adds its source, as kg build
+            else:
+                report.duplicates += 1
             plan.duplicates.setdefault(part, []).append((key, digest, record, number))
             continue
         key = S.paper_key(record.abstract, record.external_id)
