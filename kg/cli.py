@@ -238,27 +238,26 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from kg.neo4j import connect, push_rows, terminal_progress
-    from kg.rows import node_rows, relationship_rows
+    from kg.neo4j import connect, push, push_rows, terminal_progress
 
     if args.import_files:
         from kg.scale.import_files import read_import_folder
 
-        nodes, relationships = read_import_folder(args.import_files)
+        rows = read_import_folder(args.import_files)
     else:
         G = load(args)
-        nodes, relationships = list(node_rows(G)), list(relationship_rows(G))
+    options = {
+        "batch_size": args.batch_size,
+        "max_batch_bytes": args.max_batch_bytes,
+        "progress": None if args.quiet else terminal_progress(),
+    }
     with connect(
         uri=args.uri, user=args.user, password=args.password, database=args.database
     ) as connection:
-        report = push_rows(
-            nodes,
-            relationships,
-            connection,
-            batch_size=args.batch_size,
-            max_batch_bytes=args.max_batch_bytes,
-            progress=None if args.quiet else terminal_progress(),
-        )
+        if args.import_files:
+            report = push_rows(*rows, connection, **options)
+        else:
+            report = push(G, connection, **options)
     if not args.quiet:
         say(
             f"Pushed to {connection.settings.uri} ({report.server}): {report.summary()} "

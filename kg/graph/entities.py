@@ -105,12 +105,11 @@ def add_entity_layer(
         variants = variant_links(methods, lexicon_families() if families is None else families)
     edges += _variant_edges(entities, aliases, variants)
     if origins is not None:
-        marks = iter(made)
-        upto, paper = next(marks, (0, ""))
-        for i, key in enumerate(entities):
-            while i >= upto and (mark := next(marks, None)) is not None:
-                upto, paper = mark
-            origins.node[key] = paper if i < upto else ""
+        in_order, start = list(entities), 0
+        for end, paper in made:  # the nodes made while reading each paper
+            origins.node.update(dict.fromkeys(in_order[start:end], paper))
+            start = end
+        origins.node.update(dict.fromkeys(in_order[start:], ""))  # VARIANT_OF parents
     for key, names in aliases.items():
         entities[key]["aliases"] = sorted(names - {entities[key]["name"], ""})
     if origins is not None:

@@ -81,16 +81,14 @@ class Resolution:
         return the (type, name key) groups they fall in."""
         names, forms, groups = self._names, self._forms, set()
         for m in mentions:
+            if step > 0:
+                groups.add(_counted(names, forms, m))
+                continue
             group = (m.type, entity_name_key(m.canonical))
             groups.add(group)
-            if step > 0:
-                names[group][m.canonical] += 1
-                if m.long_form:
-                    forms[group][m.long_form] += 1
-            else:
-                _uncount(names, group, m.canonical)
-                if m.long_form:
-                    _uncount(forms, group, m.long_form)
+            _uncount(names, group, m.canonical)
+            if m.long_form:
+                _uncount(forms, group, m.long_form)
         return groups
 
     def _stage2(self, mentions: Iterable[Mention]) -> list[Mention]:
@@ -113,7 +111,7 @@ class Resolution:
         redo |= set(range(start, len(self._raw)))
         touched = set()
         for i in sorted(redo):
-            stage1 = _resolve_paper(self._raw[i][1], self.senses)
+            stage1 = first_stage(self._raw[i][1], self.senses)
             if i < start:
                 touched |= self._count(self._stage1[i], -1)
                 self._stage1[i] = stage1
@@ -143,11 +141,6 @@ class Resolution:
 NameCounts = dict[Group, Counter[str]]
 
 
-def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
-    """One paper's mentions with their corpus-wide senses (before display names)."""
-    return _resolve_paper(mentions, table)
-
-
 def count_names(stage1: Iterable[Sequence[Mention]]) -> tuple[NameCounts, NameCounts]:
     """The (display name, long form) counts of some papers' first-stage mentions; summaries
     that :func:`merge_counts` adds up, in any grouping."""
@@ -155,11 +148,17 @@ def count_names(stage1: Iterable[Sequence[Mention]]) -> tuple[NameCounts, NameCo
     forms: NameCounts = defaultdict(Counter)
     for mentions in stage1:
         for m in mentions:
-            group = (m.type, entity_name_key(m.canonical))
-            names[group][m.canonical] += 1
-            if m.long_form:
-                forms[group][m.long_form] += 1
+            _counted(names, forms, m)
     return dict(names), dict(forms)
+
+
+def _counted(names: NameCounts, forms: NameCounts, m: Mention) -> Group:
+    """Count a stage-1 mention's spelling and long form in its group; return the group."""
+    group = (m.type, entity_name_key(m.canonical))
+    names[group][m.canonical] += 1
+    if m.long_form:
+        forms[group][m.long_form] += 1
+    return group
 
 
 def merge_counts(a: NameCounts, b: NameCounts) -> NameCounts:
@@ -218,8 +217,9 @@ def _renamed(m: Mention, names: dict[Group, str], long_forms: dict[Group, str]) 
     return _replace(m, canonical=canonical, long_form=long_form)
 
 
-def _resolve_paper(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
-    """One paper's mentions with their corpus-wide senses: a definition names its sense, a
+def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
+    """One paper's mentions with their corpus-wide senses (before display names): a
+    definition names its sense, a
     bare short form follows the paper's own definition or the sense decided for it, and a
     defined long form written alone becomes its short form."""
     own: dict[str, Mention] = {}  # each short form the paper defines: its defining mention
@@ -283,7 +283,7 @@ def _hidden_definition(
 
 
 def _needs(mentions: Iterable[Mention]) -> set[Need]:
-    """What :func:`_resolve_paper` reads of the senses for these mentions: the short forms
+    """What :func:`first_stage` reads of the senses for these mentions: the short forms
     they define or use bare, the (type, long-form key)s of their names."""
     needs: set[Need] = set()
     for m in mentions:

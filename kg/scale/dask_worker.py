@@ -11,7 +11,7 @@ from distributed import WorkerPlugin, get_worker
 
 from kg.extractors.workers import Found, mentions_of_texts
 from kg.scale.identity import Identity, this_identity
-from kg.scale.partitioned import Part, Planned, extracted
+from kg.scale.partitioned import Part, Planned
 from kg.scale.refusal import DaskError
 
 
@@ -61,7 +61,7 @@ def extract_batch(texts: list[str]) -> list[Found]:
 
 def extract_part(papers: list[Planned]) -> Part:
     """The task of ``--neo4j-import``: a partition's papers with their extraction."""
-    return extracted(papers, extract_batch([record.abstract for _, _, record, _ in papers]))
+    return Part(papers, extract_batch([record.abstract for _, _, record, _ in papers]))
 
 
 def refusal(dask_worker: Any) -> str | None:

@@ -8,7 +8,8 @@ driver holds the summaries and, per paper, its content hash (to spot duplicates)
 partitions' mentions, graphs and rows stay on the workers, which write the files.
 
 An :class:`Engine` runs the tasks: a Dask cluster's (:class:`DaskEngine`), or this process
-(:class:`InProcess`: the same passes one after another, for small inputs and tests).
+(:class:`InProcess`: the same passes one after another, the extraction on ``--workers``
+processes if given).
 """
 
 import csv
@@ -74,7 +75,7 @@ class InProcess:
 
     def result(self, handle: Any) -> Any:
         if isinstance(handle, _Extracting):
-            return P.extracted(handle.papers, handle.found.result())
+            return P.Part(handle.papers, handle.found.result())
         return handle
 
     def share(self, value: Any) -> Any:
@@ -88,7 +89,7 @@ class InProcess:
             from kg.extractors.nlp import build_nlp
 
             self._nlp = build_nlp()
-        return P.extracted(papers, mentions_of_texts(self._nlp, texts))
+        return P.Part(papers, mentions_of_texts(self._nlp, texts))
 
 
 @dataclass
@@ -182,7 +183,6 @@ class ImportReport:
     known: int = 0
     problems: list[Problem] = field(default_factory=list)
     command: str = ""
-    files: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -286,15 +286,14 @@ def build_import(
     _note_failures(engine, plan.parts[old:], report.problems)
     # Fewer buckets than partitions: a small input gets few files.
     rows = _decided_rows(engine, plan, overrides, max(1, min(buckets, len(plan.parts))))
-    report.command, report.files = _written(engine, rows, plan, saved, folder, import_dir)
+    report.command = _written(engine, rows, plan, saved, folder, import_dir)
     return report
 
 
 def _note_failures(engine: Engine, parts: list[Any], problems: list[Problem]) -> None:
     """Report the papers whose extraction failed (kept without entities)."""
     for failed in map(engine.result, [engine.submit(_failures, p) for p in parts]):
-        for record, found in failed:
-            list(failures_reported([(record, found)], problems))
+        list(failures_reported(failed, problems))
 
 
 def _failures(part: P.Part) -> list[tuple[PaperRecord, Any]]:
@@ -328,15 +327,15 @@ def _decided_rows(
     ]
     people = share(decide(reduced(engine, graphs, P.people_summary, P.merge_people), overrides))
     split = [submit(P.part_rows, g, people, buckets) for g in graphs]
-    own = [submit(_item, s, 0) for s in split]
+    own = [submit(_own_rows, s) for s in split]
     merged = [
         submit(P.merged_bucket, [submit(_share_of, s, b) for s in split]) for b in range(buckets)
     ]
     return own + merged
 
 
-def _item(pair: tuple[Any, Any], i: int) -> Any:
-    return pair[i]
+def _own_rows(split: tuple[P.Rows, list[P.Bucket]]) -> P.Rows:
+    return split[0]
 
 
 def _share_of(split: tuple[P.Rows, list[P.Bucket]], bucket: int) -> P.Bucket:
@@ -414,10 +413,10 @@ def _written(
     saved: state.Saved,
     directory: Path,
     import_dir: str | None,
-) -> tuple[str, list[str]]:
+) -> str:
     """Write every partition's and bucket's files, the header files, the constraints, the
     import command and what a later batch reads into a new folder beside ``directory``,
-    then put it in its place."""
+    then put it in its place; the command."""
     partitions = len(plan.parts)
     columns = reduced(engine, rows, columns_of, merge_columns)
     headers: Headers = {
@@ -458,7 +457,7 @@ def _written(
         raise
     if cleaned:
         Cleaner.changed_note(cleaned, "the neo4j-admin CSV files")
-    return command, sorted(p.name for p in directory.iterdir() if p.suffix == ".csv")
+    return command
 
 
 def _suffix(i: int, partitions: int) -> str:

@@ -55,11 +55,6 @@ class Part:
     duplicates: list[Planned] = field(default_factory=list)
 
 
-def extracted(papers: list[Planned], found: list[Found]) -> Part:
-    """The partition of ``papers`` with their extraction."""
-    return Part(papers, found)
-
-
 def mentions_of(part: Part) -> Stage:
     """The partition's unresolved mentions."""
     return [mentions for mentions, _ in part.found]
