@@ -206,7 +206,7 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
             first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
             if (
-                words[head][0].lower().endswith(("ive", "al", "ic", "ed"))
+                words[head][0].lower().endswith(("ive", "al", "ic", "ed", "ary"))
                 and words[head][0].lower() not in TASK_HEADS
                 or words[head][0].lower() in _NOT_TASK_NAMES
                 or first <= head

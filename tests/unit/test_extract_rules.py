@@ -165,6 +165,11 @@ def test_phrase_type(phrase, kind):
         ("We study high dimensional sparse regression.", [("sparse regression", False)]),
         ("Models show impressive generalization.", []),
         ("There is little understanding of it.", []),
+        # a task phrase modifying a noun names a bound or a space, not a task
+        ("We obtain a valid generalization bound.", []),
+        ("It transforms hyperparameter search spaces.", []),
+        # adjectives alone before "tasks" say which kind of task, not which one
+        ("It helps with internal and external auxiliary tasks.", []),
     ],
 )
 def test_task_spans(sentence, expected):
