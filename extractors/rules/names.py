@@ -183,10 +183,11 @@ def _inside_brackets_or_quotes(sentence, start):
 
 
 #: "in" and "on" join a name only before two capitalised words ("Entity Recognition in
-#: Chinese Web Novels"); before one they mostly join a name and where it ran ("OneIE on ACE").
+#: Chinese Web Novels") or one and a bracket ("Common Objects in Context (COCO)"); before one
+#: alone they mostly join a name and where it ran ("OneIE on ACE").
 _TITLE_RUN = re.compile(
     r"[A-Z](?<![\w\-(\"“].)[\w'’]*(?:-\w+)*"
-    r"(?:(?: (?:of|for|to|with|via|from|(?:in|on)(?= [A-Z][\w'’\-]* [A-Z])))?"
+    r"(?:(?: (?:of|for|to|with|via|from|(?:in|on)(?= [A-Z][\w'’\-]* [A-Z(])))?"
     r" [A-Z][\w'’]*(?:-\w+)*)+"
 )
 
@@ -210,6 +211,9 @@ def title_case_spans(sentence: str) -> list[tuple[int, int]]:
     >>> s = "We run Sparse Tree Search on Atari and Tree Recognition in Long Web Novels."
     >>> [s[a:b] for a, b in title_case_spans(s)]
     ['Sparse Tree Search', 'Tree Recognition in Long Web Novels']
+    >>> s = "It uses Common Objects in Context (COCO)."
+    >>> [s[a:b] for a, b in title_case_spans(s)]
+    ['Common Objects in Context']
     """
     found = []
     for m in _TITLE_RUN.finditer(sentence):

@@ -21,6 +21,9 @@ _TASK_MODIFIER_STOP = word_set("modifier_stops")
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
 _NOT_TASK_NAMES = word_set("not_task_names")
+#: Nouns in -ary, a task's name ("reverse dictionary task") where an adjective in -ary
+#: ("auxiliary tasks") says only which kind of task.
+_ARY_NOUNS = frozenset(("dictionary", "summary", "vocabulary", "boundary", "library", "glossary"))
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 #: A verb of trouble before "the X problem": a problem suffered, not a task solved
@@ -206,7 +209,11 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
             first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
             if (
-                words[head][0].lower().endswith(("ive", "al", "ic", "ed", "ary"))
+                (
+                    words[head][0].lower().endswith(("ive", "al", "ic", "ed"))
+                    or words[head][0].lower().endswith("ary")
+                    and words[head][0].lower() not in _ARY_NOUNS
+                )
                 and words[head][0].lower() not in TASK_HEADS
                 or words[head][0].lower() in _NOT_TASK_NAMES
                 or first <= head

@@ -170,6 +170,7 @@ def test_phrase_type(phrase, kind):
         ("It transforms hyperparameter search spaces.", []),
         # adjectives alone before "tasks" say which kind of task, not which one
         ("It helps with internal and external auxiliary tasks.", []),
+        ("Tested on a reverse dictionary task.", [("reverse dictionary", True)]),
     ],
 )
 def test_task_spans(sentence, expected):
