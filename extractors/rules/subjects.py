@@ -22,6 +22,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
     (0, 21)
     >>> opening_subject_span("Recent advances have been made.") is None
     True
+    >>> opening_subject_span("Word embeddings are a standard tool.") is None  # things
+    True
     """
     words = [
         (m.group(0), m.start(), m.end()) for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)
@@ -32,7 +34,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
     if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1] : words[i - 1][2]]):
         return None
     phrase = words[:i]
-    if not phrase[0][0][:1].isupper() or phrase[-1][0].lower() in _GENERIC_SUBJECT_HEADS:
+    head = phrase[-1][0].lower()
+    if not phrase[0][0][:1].isupper() or head in _GENERIC_SUBJECT_HEADS or _plural(head):
         return None
     for k, (word, _, _) in enumerate(phrase):
         low = word.lower()
@@ -46,3 +49,15 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
         ):
             return None
     return phrase[0][1], phrase[-1][2]
+
+
+def _plural(word: str) -> bool:
+    """Whether a head word is a plural noun other than of an action ("assessments"): a
+    subject in the plural names things (word embeddings, knowledge graphs, text
+    classifiers), a task is named in the singular or by its actions."""
+    return (
+        word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "ics", "ous"))
+        and not word.endswith(("ments", "tions", "sions", "ances", "ences"))
+        and len(word) > 3
+    )

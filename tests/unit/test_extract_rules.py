@@ -171,6 +171,9 @@ def test_phrase_type(phrase, kind):
         # adjectives alone before "tasks" say which kind of task, not which one
         ("It helps with internal and external auxiliary tasks.", []),
         ("Tested on a reverse dictionary task.", [("reverse dictionary", True)]),
+        # pronouns and verbs modify no task head
+        ("It gives us partial control.", [("partial control", False)]),
+        ("Nets that infer prediction uncertainty.", []),
     ],
 )
 def test_task_spans(sentence, expected):
