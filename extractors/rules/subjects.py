@@ -24,6 +24,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
     True
     >>> opening_subject_span("Word embeddings are a standard tool.") is None  # things
     True
+    >>> opening_subject_span("Discovering splice sites is hard.")  # a gerund and its object
+    (0, 24)
     """
     words = [
         (m.group(0), m.start(), m.end()) for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)
@@ -35,7 +37,12 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
         return None
     phrase = words[:i]
     head = phrase[-1][0].lower()
-    if not phrase[0][0][:1].isupper() or head in _GENERIC_SUBJECT_HEADS or _plural(head):
+    if (
+        not phrase[0][0][:1].isupper()
+        or head in _GENERIC_SUBJECT_HEADS
+        or _plural(head)
+        and not phrase[0][0].lower().endswith("ing")  # "Discovering splice sites"
+    ):
         return None
     for k, (word, _, _) in enumerate(phrase):
         low = word.lower()
