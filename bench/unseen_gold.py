@@ -28,6 +28,8 @@ from pathlib import Path
 from bench.unseen_sample import PAPERLISTS, SHARED
 
 GOLD = Path(__file__).resolve().parent / "data" / "unseen-gold.jsonl"
+#: The paperlists tuning set: the same format, annotated the same way, for changing rules.
+TUNING_GOLD = GOLD.with_name("tuning-gold.jsonl")
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 ROLES = ("proposed", "used")
 

@@ -11,6 +11,11 @@ Rule (fixed before annotation; do not change it, the gold file depends on it):
 
 ``bench/data/unseen-gold.jsonl`` annotates a prefix of this order.
 
+The **paperlists tuning sample** (``bench/data/tuning-gold.jsonl``, drawn on 2026-12-04
+for changing rules on conference abstracts) takes the same eligible records less the unseen
+sample's 50 and the 60 abstracts of ``bench/data/applied-recall.jsonl``, in the same order,
+then ``random.Random(2912).sample(records, 40)`` (``tuning_sample_pairs``).
+
     python -m bench.unseen_sample                  # print "file<TAB>id" lines
     python -m bench.unseen_sample --out pairs.tsv  # write them to a file instead
 
@@ -31,6 +36,9 @@ PAPERLISTS = SHARED / "eval" / "external" / "paper-metadata-paperlists"
 SEED = 16
 SIZE = 50
 MIN_YEAR = 2017
+TUNING_SEED = 2912
+TUNING_SIZE = 40
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def eligible_records(directory=PAPERLISTS):
@@ -65,14 +73,27 @@ def sample_pairs(directory=PAPERLISTS, seed=SEED, size=SIZE):
     return [(name, rec["id"]) for name, rec in sample_records(directory, seed, size)]
 
 
+def tuning_sample_pairs(directory=PAPERLISTS):
+    """The paperlists tuning sample's (file name, id) pairs, in sample order: the eligible
+    records that neither the unseen sample nor the APPLIED_TO recall set holds."""
+    taken = set(sample_pairs(directory))
+    with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
+        taken |= {(r["file"], r["id"]) for r in map(json.loads, fh) if r}
+    records = [(n, r) for n, r in eligible_records(directory) if (n, r["id"]) not in taken]
+    drawn = random.Random(TUNING_SEED).sample(records, TUNING_SIZE)
+    return [(name, rec["id"]) for name, rec in drawn]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="write the pairs here (file<TAB>id per line) instead of stdout")
+    ap.add_argument("--tuning", action="store_true", help="the paperlists tuning sample instead")
     args = ap.parse_args(argv)
     if not PAPERLISTS.is_dir():
         print(f"paperlists not found at {PAPERLISTS}", file=sys.stderr)
         return 1
-    lines = "".join(f"{name}\t{pid}\n" for name, pid in sample_pairs())
+    pairs = tuning_sample_pairs() if args.tuning else sample_pairs()
+    lines = "".join(f"{name}\t{pid}\n" for name, pid in pairs)
     if args.out:
         Path(args.out).write_text(lines, encoding="utf-8")
     else:

@@ -1,17 +1,22 @@
-"""The stored unseen gold set has the agreed shape (no ../shared needed)."""
+"""The stored gold sets (unseen and paperlists tuning) have the agreed shape (no ../shared
+needed)."""
 
 import json
 import unicodedata
 
-from bench.unseen_gold import ENTITY_TYPES, GOLD, ROLES
+import pytest
+
+from bench.unseen_gold import ENTITY_TYPES, GOLD, ROLES, TUNING_GOLD
 
 FILES = {"acl.jsonl", "coling.jsonl", "colm.jsonl", "iclr.jsonl", "icml.jsonl", "naacl.jsonl",
          "nips.jsonl"}  # fmt: skip
 ENTITY_KEYS = {"start", "end", "type", "role", "canonical"}
 
 
-def rows():
-    return [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line]
+@pytest.fixture(params=[GOLD, TUNING_GOLD], ids=["unseen", "tuning"])
+def rows(request):
+    text = request.param.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line]
 
 
 def key(name):
@@ -20,9 +25,9 @@ def key(name):
     return "".join(ch for ch in s if not ch.isspace() and ch not in "-._\u2010\u2011\u2013\u2014")
 
 
-def test_records_have_file_id_and_entities_only():
-    records = rows()
-    assert len(records) >= 40
+def test_records_have_file_id_and_entities_only(rows):
+    records = rows
+    assert len(records) >= 20
     for rec in records:
         assert set(rec) == {"file", "id", "entities"}, rec.get("id")
         assert rec["file"] in FILES
@@ -31,8 +36,8 @@ def test_records_have_file_id_and_entities_only():
     assert len({(r["file"], r["id"]) for r in records}) == len(records)
 
 
-def test_entities_are_offsets_types_roles_and_canonicals_without_text():
-    for rec in rows():
+def test_entities_are_offsets_types_roles_and_canonicals_without_text(rows):
+    for rec in rows:
         for ent in rec["entities"]:
             assert set(ent) == ENTITY_KEYS, (rec["id"], ent)  # in particular no "text"
             assert type(ent["start"]) is int and type(ent["end"]) is int
@@ -43,13 +48,13 @@ def test_entities_are_offsets_types_roles_and_canonicals_without_text():
             assert ent["canonical"] == ent["canonical"].strip()
 
 
-def test_one_entity_per_canonical_per_paper():
-    for rec in rows():
+def test_one_entity_per_canonical_per_paper(rows):
+    for rec in rows:
         keys = [key(e["canonical"]) for e in rec["entities"]]
         assert len(keys) == len(set(keys)), rec["id"]
 
 
-def test_entities_are_in_offset_order():
-    for rec in rows():
+def test_entities_are_in_offset_order(rows):
+    for rec in rows:
         spans = [(e["start"], e["end"]) for e in rec["entities"]]
         assert spans == sorted(spans), rec["id"]
