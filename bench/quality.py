@@ -227,7 +227,7 @@ def paperlists_system(gold: Sequence[dict[str, Any]]) -> list[dict]:
     ``kg extract`` does."""
     source = paperlists_records((r["file"] for r in gold), PAPERLISTS)
     with tempfile.TemporaryDirectory() as tmp:
-        listing = Path(tmp) / "unseen.jsonl"
+        listing = Path(tmp) / "paperlists.jsonl"
         with open(listing, "w", encoding="utf-8") as fh:
             for rec in gold:
                 fh.write(json.dumps(source[(rec["file"], rec["paperlists_id"])]) + "\n")

@@ -25,9 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.unseen_sample import PAPERLISTS, SHARED
+from bench.unseen_sample import DATA, PAPERLISTS, SHARED
 
-GOLD = Path(__file__).resolve().parent / "data" / "unseen-gold.jsonl"
+GOLD = DATA / "unseen-gold.jsonl"
 #: The paperlists tuning set: the same format, annotated the same way, for changing rules.
 TUNING_GOLD = GOLD.with_name("tuning-gold.jsonl")
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")

@@ -76,10 +76,11 @@ def sample_pairs(directory=PAPERLISTS, seed=SEED, size=SIZE):
 def tuning_sample_pairs(directory=PAPERLISTS):
     """The paperlists tuning sample's (file name, id) pairs, in sample order: the eligible
     records that neither the unseen sample nor the APPLIED_TO recall set holds."""
-    taken = set(sample_pairs(directory))
+    eligible = eligible_records(directory)
+    taken = {(name, rec["id"]) for name, rec in random.Random(SEED).sample(eligible, SIZE)}
     with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
-        taken |= {(r["file"], r["id"]) for r in map(json.loads, fh) if r}
-    records = [(n, r) for n, r in eligible_records(directory) if (n, r["id"]) not in taken]
+        taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
+    records = [(n, r) for n, r in eligible if (n, r["id"]) not in taken]
     drawn = random.Random(TUNING_SEED).sample(records, TUNING_SIZE)
     return [(name, rec["id"]) for name, rec in drawn]
 

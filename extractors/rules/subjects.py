@@ -64,7 +64,7 @@ def _plural(word: str) -> bool:
     classifiers), a task is named in the singular or by its actions."""
     return (
         word.endswith("s")
-        and not word.endswith(("ss", "us", "is", "ics", "ous"))
+        and not word.endswith(("ss", "us", "is", "ics"))
         and not word.endswith(("ments", "tions", "sions", "ances", "ences"))
         and len(word) > 3
     )

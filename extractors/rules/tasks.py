@@ -208,14 +208,15 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
         if named and first < head and words[first][0].lower().endswith("ing"):
             first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
+            head_word = words[head][0].lower()
             if (
                 (
-                    words[head][0].lower().endswith(("ive", "al", "ic", "ed"))
-                    or words[head][0].lower().endswith("ary")
-                    and words[head][0].lower() not in _ARY_NOUNS
+                    head_word.endswith(("ive", "al", "ic", "ed"))
+                    or head_word.endswith("ary")
+                    and head_word not in _ARY_NOUNS
                 )
-                and words[head][0].lower() not in TASK_HEADS
-                or words[head][0].lower() in _NOT_TASK_NAMES
+                and head_word not in TASK_HEADS
+                or head_word in _NOT_TASK_NAMES
                 or first <= head
                 and word.startswith("problem")
                 and _ISSUE_BEFORE.search(lowered, 0, words[first][1])
