@@ -8,7 +8,10 @@ associatively: ``summarise`` one paper, ``merge`` any two statistics in any grou
 ``decide`` the model from the total.
 
 The score of a pair is ``text * (1 + concept_weight * shared)``. ``text`` is the cosine of
-the papers' TF-IDF vectors (sublinear term frequency, smoothed IDF) over every term.
+the papers' TF-IDF vectors (sublinear term frequency, smoothed IDF) over every term, plus
+``latent_weight`` times their cosine (when positive) in a latent space of ``latent_dims``
+dimensions (LSA: the leading singular vectors of the TF-IDF rows), so that papers saying the
+same thing in other words still meet.
 ``shared`` sums, over the concepts both papers point to, the product of their roles times
 the concept's damped IDF ln(cap * N / df): a concept held by ``concept_cap`` of the papers
 or more (accuracy, BERT, Transformer) adds nothing, so generic concepts cannot carry a
@@ -58,6 +61,13 @@ class Settings:
     candidates: int = 50
     #: Papers per frequent term through which it makes candidate pairs.
     champions: int = 200
+    #: Dimensions of the latent space (LSA) whose cosine adds to the text score.
+    latent_dims: int = 100
+    #: How much the latent cosine adds to the TF-IDF cosine.
+    latent_weight: float = 0.15
+    #: Fewest papers with a latent space (fewer hold too little to learn one from: their
+    #: text score is the TF-IDF cosine alone).
+    latent_min_papers: int = 1000
 
 
 #: The settings a build uses unless told otherwise.
@@ -177,14 +187,16 @@ class Model:
     frequent_terms: np.ndarray
     concept_index: dict[str, int]
     concept_idf: np.ndarray
+    latent_dims: int
     settings: Settings
 
 
 def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
     """The model of a corpus: every term with its smoothed IDF, ln((1 + N) / (1 + df)) + 1,
     those held by 2 papers to ``term_cap`` of them marked specific; the concepts held by 2
-    papers or more with a positive damped IDF ln(concept_cap * N / df); in sorted order.
-    (A cap is never below MIN_CAP papers.)"""
+    papers or more with a positive damped IDF ln(concept_cap * N / df); in sorted order;
+    the latent space's dimensions (none below ``latent_min_papers`` papers). (A cap is never
+    below MIN_CAP papers.)"""
     n = stats.papers
     term_cap = max(settings.term_cap * n, MIN_CAP)
     concept_cap = max(settings.concept_cap * n, MIN_CAP)
@@ -192,6 +204,7 @@ def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
     df = np.fromiter((stats.term_df[t] for t in terms), dtype=np.float64, count=len(terms))
     damped = {c: math.log(concept_cap / count) for c, count in stats.concept_df.items()}
     concepts = sorted(c for c, count in stats.concept_df.items() if count >= 2 and damped[c] > 0)
+    shared = int(np.count_nonzero(df >= 2))
     return Model(
         dict(zip(terms, range(len(terms)), strict=True)),
         np.log((1 + n) / (1 + df)) + 1,
@@ -199,8 +212,21 @@ def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
         np.flatnonzero(df > term_cap),
         {c: i for i, c in enumerate(concepts)},
         np.array([damped[c] for c in concepts], dtype=np.float64),
+        latent_dims(n, shared, settings),
         settings,
     )
+
+
+def latent_dims(papers: int, terms: int, settings: Settings) -> int:
+    """The dimensions of the latent space of a corpus of ``papers`` whose ``terms`` are
+    held by two papers or more (0: none).
+
+    >>> latent_dims(19456, 60000, DEFAULTS), latent_dims(180, 3000, DEFAULTS)
+    (100, 0)
+    """
+    if papers < settings.latent_min_papers:
+        return 0
+    return max(0, min(settings.latent_dims, papers - 1, terms - 1))
 
 
 def _matrix(
@@ -220,17 +246,97 @@ def _normalised(M: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(sparse.diags(1.0 / norms) @ M)
 
 
+class Latent(NamedTuple):
+    """A latent space: the terms it is learnt from (those of two papers or more: a term of
+    one paper relates no papers), its basis (dimensions x those terms), and the papers'
+    unit rows in it."""
+
+    terms: np.ndarray
+    basis: np.ndarray
+    rows: np.ndarray
+
+    def project(self, text: sparse.csr_matrix) -> np.ndarray:
+        """The unit rows of text vectors in this space."""
+        return latent_rows(text[:, self.terms], self.basis)
+
+
 class Vectors(NamedTuple):
-    """Papers as rows: TF-IDF text vectors (unit length) and concept roles times the square
-    root of their damped IDF (so that a row product sums role * role * IDF)."""
+    """Papers as rows: TF-IDF text vectors (unit length), concept roles times the square
+    root of their damped IDF (so that a row product sums role * role * IDF), and the latent
+    space learnt from the text vectors (None when the model has none)."""
 
     text: sparse.csr_matrix
     concepts: sparse.csr_matrix
+    latent: Latent | None
 
 
 def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
     """The vectors of ``summaries`` under ``model``."""
-    return Vectors(text_vectors(model, summaries), concept_vectors(model, summaries))
+    text = text_vectors(model, summaries)
+    return Vectors(text, concept_vectors(model, summaries), latent_space(model, text))
+
+
+#: Seed of the random projection of :func:`latent_basis` (a fixed seed: the same corpus
+#: always gets the same space).
+LATENT_SEED = 0
+#: Extra columns of that projection, and its power iterations (Halko et al. 2011).
+LATENT_OVERSAMPLE = 10
+LATENT_POWER_ITERATIONS = 2
+
+
+def latent_basis(text: sparse.csr_matrix, dims: int) -> np.ndarray:
+    """The ``dims`` leading right singular vectors of ``text`` (as rows) by a randomized
+    SVD with a fixed seed: a random projection, power iterations, then the exact SVD of the
+    small projected matrix. Each step is a product of the rows with a small dense matrix or
+    a sum over rows, so the rows may come in parts (as Dask's ``svd_compressed`` does it).
+
+    >>> M = sparse.csr_matrix(np.array([[1.0, 1.0, 0.0], [2.0, 2.0, 0.0], [0.0, 0.0, 1.0]]))
+    >>> np.round(np.abs(latent_basis(M, 1)), 3).tolist()
+    [[0.707, 0.707, 0.0]]
+    """
+    width = min(dims + LATENT_OVERSAMPLE, *text.shape)
+    omega = np.random.default_rng(LATENT_SEED).standard_normal((text.shape[1], width))
+    q, _ = np.linalg.qr(text @ omega)
+    for _ in range(LATENT_POWER_ITERATIONS):
+        q, _ = np.linalg.qr(text.T @ q)
+        q, _ = np.linalg.qr(text @ q)
+    _, _, vt = np.linalg.svd((text.T @ q).T, full_matrices=False)
+    return np.ascontiguousarray(vt[:dims])
+
+
+def latent_rows(text: sparse.csr_matrix, basis: np.ndarray) -> np.ndarray:
+    """The unit rows of ``text`` projected on ``basis`` (a row with no projection stays 0)."""
+    rows = np.asarray(text @ basis.T)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return rows / norms
+
+
+def latent_space(model: Model, text: sparse.csr_matrix) -> Latent | None:
+    """The latent space of a corpus's text vectors (None when the model has none)."""
+    if not model.latent_dims:
+        return None
+    terms = np.sort(np.concatenate([model.specific_terms, model.frequent_terms]))
+    shared = text[:, terms]
+    basis = latent_basis(shared, model.latent_dims)
+    return Latent(terms, basis, latent_rows(shared, basis))
+
+
+def latent_scores(
+    latent: np.ndarray, query: np.ndarray, rows: np.ndarray, cols: np.ndarray, weight: float
+) -> np.ndarray:
+    """What the latent space adds to the text score of each pair (``query`` row, ``latent``
+    row): ``weight`` times their cosine where it is positive.
+
+    >>> L = np.array([[1.0, 0.0], [0.6, 0.8], [-1.0, 0.0]])
+    >>> latent_scores(L, L, np.array([0, 0]), np.array([1, 2]), 0.5).tolist()
+    [0.3, 0.0]
+    """
+    out = np.empty(len(rows), dtype=np.float64)
+    for a in range(0, len(rows), PAIR_CHUNK):
+        b = min(a + PAIR_CHUNK, len(rows))
+        out[a:b] = np.einsum("ij,ij->i", query[rows[a:b]], latent[cols[a:b]])
+    return weight * np.maximum(out, 0.0)
 
 
 def text_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_matrix:
@@ -412,7 +518,8 @@ class Candidates(NamedTuple):
 
 def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
     """Each paper's ``candidates`` best pairs by text, with their exact text scores (the
-    model's term part and the summaries' terms alone)."""
+    model's term part and the summaries' terms alone): the TF-IDF cosine, plus what the
+    latent space adds."""
     from sparse_dot_topn import sp_matmul_topn
 
     settings = model.settings
@@ -434,7 +541,11 @@ def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
     # Exactly over every term: the product counted the frequent terms of the champions only
     # (terms of one paper join no pair).
     rest = sparse.csr_matrix(frequent - held).toarray()
-    return Candidates(rows, cols, top.data[other] + dense_dots(frequent, rest, rows, cols))
+    scores = top.data[other] + dense_dots(frequent, rest, rows, cols)
+    latent = latent_space(model, text)
+    if latent is not None:
+        scores += latent_scores(latent.rows, latent.rows, rows, cols, settings.latent_weight)
+    return Candidates(rows, cols, scores)
 
 
 def neighbours(
@@ -451,8 +562,13 @@ def neighbours(
 
 def query_neighbours(model: Model, corpus: Vectors, query: Summary, *, k: int) -> list[Neighbour]:
     """The ``k`` best neighbours in a corpus (its ``vectors``) of a paper outside it."""
-    q = vectors(model, [query])
-    text = (corpus.text @ q.text.T).toarray().ravel()
+    q_text, q_concepts = text_vectors(model, [query]), concept_vectors(model, [query])
+    text = (corpus.text @ q_text.T).toarray().ravel()
     cols = np.flatnonzero(text)
     rows = np.zeros(len(cols), dtype=np.int64)
-    return _scored(model, corpus.concepts, q.concepts, rows, cols, text[cols], k=k)[0]
+    scores = text[cols]
+    if corpus.latent is not None:
+        q_latent = corpus.latent.project(q_text)
+        weight = model.settings.latent_weight
+        scores = scores + latent_scores(corpus.latent.rows, q_latent, rows, cols, weight)
+    return _scored(model, corpus.concepts, q_concepts, rows, cols, scores, k=k)[0]

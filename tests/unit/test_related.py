@@ -66,3 +66,27 @@ def test_closing_stops_the_side_process(side):
     assert processes
     text.close()
     assert not any(p.is_alive() for p in processes)
+
+
+def test_a_latent_space_raises_text_scores_alike_in_the_side_process(side):
+    latent = related.Settings(latent_dims=5, latent_min_papers=20)
+    plain = related.Settings(latent_min_papers=10_000)
+    here, there, without = corpus(), corpus(), corpus()
+    add_similar_edges(here, settings=latent)
+    add_similar_edges(without, settings=plain)
+    with TextPart(there, settings=latent) as text:
+        add_similar_edges(there, settings=latent, text=text.result(there))
+    assert similar_edges(here) == similar_edges(there)
+    scores = {
+        (u, v): d["text_score"]
+        for u, v, k, d in here.edges(keys=True, data=True)
+        if k == S.SIMILAR_TO
+    }
+    before = {
+        (u, v): d["text_score"]
+        for u, v, k, d in without.edges(keys=True, data=True)
+        if k == S.SIMILAR_TO
+    }
+    shared = set(scores) & set(before)
+    assert shared and all(scores[p] >= before[p] for p in shared)
+    assert any(scores[p] > before[p] for p in shared)

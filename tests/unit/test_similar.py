@@ -83,3 +83,40 @@ def test_text_scores_are_exact_cosines_with_few_champions():
     for i, row in enumerate(similar.neighbours(model, papers)):
         for n in row:
             assert n.text == similar.rounded(cosine[i, n.paper])
+
+
+def test_latent_basis_spans_the_leading_singular_vectors():
+    rng = np.random.default_rng(5)
+    low_rank = rng.random((60, 3)) @ rng.random((3, 40)) + 0.01 * rng.random((60, 40))
+    M = sparse.csr_matrix(low_rank)
+    basis = similar.latent_basis(M, 3)
+    _, _, vt = np.linalg.svd(low_rank, full_matrices=False)
+    # Same subspace: projecting the exact vectors on the basis keeps their length.
+    assert np.allclose(np.linalg.norm(vt[:3] @ basis.T, axis=1), 1.0, atol=1e-6)
+    assert np.array_equal(basis, similar.latent_basis(M, 3))  # a fixed seed
+
+
+def test_text_scores_add_the_latent_cosine_on_large_enough_corpora():
+    rng = np.random.default_rng(3)
+    vocabulary = [f"w{i}" for i in range(40)]
+    texts = [" ".join(rng.choice(vocabulary, size=12)) for _ in range(30)]
+    papers = [similar.summarise(t, {}) for t in texts]
+    latent = similar.Settings(term_cap=0.1, candidates=5, k=3, latent_dims=4, latent_min_papers=30)
+    model = similar.decide(similar.corpus_stats(papers), settings=latent)
+    assert model.latent_dims == 4
+    v = similar.vectors(model, papers)
+    assert v.latent is not None
+    cosine = (v.text @ v.text.T).toarray()
+    hidden = v.latent.rows @ v.latent.rows.T
+    for i, row in enumerate(similar.neighbours(model, papers)):
+        assert row
+        for n in row:
+            expected = cosine[i, n.paper] + 0.15 * max(hidden[i, n.paper], 0.0)
+            assert n.text == similar.rounded(expected)
+    # A paper given as free text meets the same neighbours with the same text scores.
+    alone = similar.query_neighbours(model, v, papers[0], k=4)
+    assert [(n.paper, n.text) for n in alone[1:]] == [
+        (n.paper, n.text) for n in similar.neighbours(model, papers)[0]
+    ]
+    few = similar.decide(similar.corpus_stats(papers[:29]), settings=latent)
+    assert few.latent_dims == 0 and similar.vectors(few, papers[:29]).latent is None
