@@ -36,6 +36,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
+from kg.graph import latent
+
 #: Decimal places of a stored score.
 SCORE_DIGITS = 6
 #: Fewest papers a cap allows, so that a small corpus still has specific terms and concepts.
@@ -212,21 +214,9 @@ def decide(stats: Stats, *, settings: Settings = DEFAULTS) -> Model:
         np.flatnonzero(df > term_cap),
         {c: i for i, c in enumerate(concepts)},
         np.array([damped[c] for c in concepts], dtype=np.float64),
-        latent_dims(n, shared, settings),
+        latent.dims(n, shared, wanted=settings.latent_dims, min_papers=settings.latent_min_papers),
         settings,
     )
-
-
-def latent_dims(papers: int, terms: int, settings: Settings) -> int:
-    """The dimensions of the latent space of a corpus of ``papers`` whose ``terms`` are
-    held by two papers or more (0: none).
-
-    >>> latent_dims(19456, 60000, DEFAULTS), latent_dims(180, 3000, DEFAULTS)
-    (100, 0)
-    """
-    if papers < settings.latent_min_papers:
-        return 0
-    return max(0, min(settings.latent_dims, papers - 1, terms - 1))
 
 
 def _matrix(
@@ -246,20 +236,6 @@ def _normalised(M: sparse.csr_matrix) -> sparse.csr_matrix:
     return sparse.csr_matrix(sparse.diags(1.0 / norms) @ M)
 
 
-class Latent(NamedTuple):
-    """A latent space: the terms it is learnt from (those of two papers or more: a term of
-    one paper relates no papers), its basis (dimensions x those terms), and the papers'
-    unit rows in it."""
-
-    terms: np.ndarray
-    basis: np.ndarray
-    rows: np.ndarray
-
-    def project(self, text: sparse.csr_matrix) -> np.ndarray:
-        """The unit rows of text vectors in this space."""
-        return latent_rows(text[:, self.terms], self.basis)
-
-
 class Vectors(NamedTuple):
     """Papers as rows: TF-IDF text vectors (unit length), concept roles times the square
     root of their damped IDF (so that a row product sums role * role * IDF), and the latent
@@ -267,7 +243,7 @@ class Vectors(NamedTuple):
 
     text: sparse.csr_matrix
     concepts: sparse.csr_matrix
-    latent: Latent | None
+    latent: latent.Latent | None
 
 
 def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
@@ -276,67 +252,12 @@ def vectors(model: Model, summaries: Sequence[Summary]) -> Vectors:
     return Vectors(text, concept_vectors(model, summaries), latent_space(model, text))
 
 
-#: Seed of the random projection of :func:`latent_basis` (a fixed seed: the same corpus
-#: always gets the same space).
-LATENT_SEED = 0
-#: Extra columns of that projection, and its power iterations (Halko et al. 2011).
-LATENT_OVERSAMPLE = 10
-LATENT_POWER_ITERATIONS = 2
-
-
-def latent_basis(text: sparse.csr_matrix, dims: int) -> np.ndarray:
-    """The ``dims`` leading right singular vectors of ``text`` (as rows) by a randomized
-    SVD with a fixed seed: a random projection, power iterations, then the exact SVD of the
-    small projected matrix. Each step is a product of the rows with a small dense matrix or
-    a sum over rows, so the rows may come in parts (as Dask's ``svd_compressed`` does it).
-
-    >>> M = sparse.csr_matrix(np.array([[1.0, 1.0, 0.0], [2.0, 2.0, 0.0], [0.0, 0.0, 1.0]]))
-    >>> np.round(np.abs(latent_basis(M, 1)), 3).tolist()
-    [[0.707, 0.707, 0.0]]
-    """
-    width = min(dims + LATENT_OVERSAMPLE, *text.shape)
-    omega = np.random.default_rng(LATENT_SEED).standard_normal((text.shape[1], width))
-    q, _ = np.linalg.qr(text @ omega)
-    for _ in range(LATENT_POWER_ITERATIONS):
-        q, _ = np.linalg.qr(text.T @ q)
-        q, _ = np.linalg.qr(text @ q)
-    _, _, vt = np.linalg.svd((text.T @ q).T, full_matrices=False)
-    return np.ascontiguousarray(vt[:dims])
-
-
-def latent_rows(text: sparse.csr_matrix, basis: np.ndarray) -> np.ndarray:
-    """The unit rows of ``text`` projected on ``basis`` (a row with no projection stays 0)."""
-    rows = np.asarray(text @ basis.T)
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return rows / norms
-
-
-def latent_space(model: Model, text: sparse.csr_matrix) -> Latent | None:
+def latent_space(model: Model, text: sparse.csr_matrix) -> latent.Latent | None:
     """The latent space of a corpus's text vectors (None when the model has none)."""
     if not model.latent_dims:
         return None
     terms = np.sort(np.concatenate([model.specific_terms, model.frequent_terms]))
-    shared = text[:, terms]
-    basis = latent_basis(shared, model.latent_dims)
-    return Latent(terms, basis, latent_rows(shared, basis))
-
-
-def latent_scores(
-    latent: np.ndarray, query: np.ndarray, rows: np.ndarray, cols: np.ndarray, weight: float
-) -> np.ndarray:
-    """What the latent space adds to the text score of each pair (``query`` row, ``latent``
-    row): ``weight`` times their cosine where it is positive.
-
-    >>> L = np.array([[1.0, 0.0], [0.6, 0.8], [-1.0, 0.0]])
-    >>> latent_scores(L, L, np.array([0, 0]), np.array([1, 2]), 0.5).tolist()
-    [0.3, 0.0]
-    """
-    out = np.empty(len(rows), dtype=np.float64)
-    for a in range(0, len(rows), PAIR_CHUNK):
-        b = min(a + PAIR_CHUNK, len(rows))
-        out[a:b] = np.einsum("ij,ij->i", query[rows[a:b]], latent[cols[a:b]])
-    return weight * np.maximum(out, 0.0)
+    return latent.space(text, terms, model.latent_dims)
 
 
 def text_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_matrix:
@@ -542,9 +463,9 @@ def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
     # (terms of one paper join no pair).
     rest = sparse.csr_matrix(frequent - held).toarray()
     scores = top.data[other] + dense_dots(frequent, rest, rows, cols)
-    latent = latent_space(model, text)
-    if latent is not None:
-        scores += latent_scores(latent.rows, latent.rows, rows, cols, settings.latent_weight)
+    space = latent_space(model, text)
+    if space is not None:
+        scores += latent.added(space.rows, space.rows, rows, cols, settings.latent_weight)
     return Candidates(rows, cols, scores)
 
 
@@ -570,5 +491,5 @@ def query_neighbours(model: Model, corpus: Vectors, query: Summary, *, k: int) -
     if corpus.latent is not None:
         q_latent = corpus.latent.project(q_text)
         weight = model.settings.latent_weight
-        scores = scores + latent_scores(corpus.latent.rows, q_latent, rows, cols, weight)
+        scores = scores + latent.added(corpus.latent.rows, q_latent, rows, cols, weight)
     return _scored(model, corpus.concepts, q_concepts, rows, cols, scores, k=k)[0]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 
-from kg.graph import similar
+from kg.graph import latent, similar
 
 WORDS = ["the", "sparse", "bandit", "bandits", "regret", "of", "a", "3d", "naïve", "x_y", "é"]
 
@@ -89,11 +89,11 @@ def test_latent_basis_spans_the_leading_singular_vectors():
     rng = np.random.default_rng(5)
     low_rank = rng.random((60, 3)) @ rng.random((3, 40)) + 0.01 * rng.random((60, 40))
     M = sparse.csr_matrix(low_rank)
-    basis = similar.latent_basis(M, 3)
+    basis = latent.basis(M, 3)
     _, _, vt = np.linalg.svd(low_rank, full_matrices=False)
     # Same subspace: projecting the exact vectors on the basis keeps their length.
     assert np.allclose(np.linalg.norm(vt[:3] @ basis.T, axis=1), 1.0, atol=1e-6)
-    assert np.array_equal(basis, similar.latent_basis(M, 3))  # a fixed seed
+    assert np.array_equal(basis, latent.basis(M, 3))  # a fixed seed
 
 
 def test_text_scores_add_the_latent_cosine_on_large_enough_corpora():
