@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.extractors.kinds import collection_type
+from kg.extractors.kinds import collection_type, used_as_technique
 from kg.extractors.lexicon import Entry
 from kg.extractors.names import plain_key
 from kg.extractors.records import (
@@ -134,8 +134,24 @@ def choose(text: str, candidates: list[Candidate]) -> list[Candidate]:
     """The candidates that become mentions, in text order: known methods inside longer
     names dropped, overlaps settled, list neighbours typed alike, late task phrases capped."""
     return _cap_task_phrases(
-        typed_like_list_neighbours(text, _select(_without_named_suffixes(text, candidates)))
+        typed_like_list_neighbours(
+            text, _select(_without_named_suffixes(text, _techniques_typed(text, candidates)))
+        )
     )
+
+
+def _techniques_typed(text, candidates):
+    """Learning paradigms typed Task ("multi-task learning") become Methods where the
+    sentence uses them as a technique ("via multi-task learning", "metric learning
+    methods"): :func:`kg.extractors.kinds.used_as_technique`."""
+    for c in candidates:
+        if (
+            c.type == TASK
+            and (c.long_form or c.canonical).lower().endswith("learning")
+            and used_as_technique(text, c.start, c.end)
+        ):
+            c.type = METHOD
+    return candidates
 
 
 def _without_named_suffixes(text, candidates):

@@ -112,6 +112,34 @@ def phrase_type(phrase: str) -> str:
     return CONCEPT
 
 
+#: Words before and after a learning paradigm that say it is used as a technique.
+TECHNIQUE_BEFORE = word_set("technique_before")
+TECHNIQUE_AFTER = word_set("technique_after")
+#: After a paradigm: the next word, past a coordinated paradigm ("multi-task learning and
+#: transfer learning methods").
+_AFTER_PARADIGM = re.compile(r"(?:,? (?:and|or) (?:[\w-]+ ){0,2}learning)? ([a-z]+)")
+
+
+def used_as_technique(text: str, start: int, end: int) -> bool:
+    """Whether the learning paradigm at [start, end) names a technique the paper uses (a
+    Method) rather than the problem it addresses (a Task): a word of ``technique_before``
+    right before it, or of ``technique_after`` right after it or after a paradigm
+    coordinated with it.
+
+    >>> s = "We adopt multi-task learning and transfer learning methods."
+    >>> used_as_technique(s, 9, 28), used_as_technique(s, 33, 50)
+    (True, True)
+    >>> s = "Multi-task learning is hard; methods for multi-task learning differ."
+    >>> used_as_technique(s, 0, 19), used_as_technique(s, 41, 60)
+    (False, False)
+    """
+    before = text[max(0, start - 20) : start].split()
+    if before and before[-1].lower() in TECHNIQUE_BEFORE:
+        return True
+    after = _AFTER_PARADIGM.match(text, end)
+    return after is not None and after.group(1) in TECHNIQUE_AFTER
+
+
 def method_word_after(text: str, end: int) -> bool:
     """Whether a method word follows a bracketed acronym: "Tree-of-Question (ToQ) method"."""
     m = _HEAD_AFTER.match(text, end)

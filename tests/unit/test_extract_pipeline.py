@@ -507,3 +507,18 @@ def test_noise_never_becomes_an_entity(nlp, abstract, expected):
     found = nlp(abstract)._.mentions
     assert [(m.text, m.type) for m in found] == expected
     assert all(abstract[m.start : m.end] == m.text for m in found)
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("We study multi-task learning for dialogue agents.", "Task"),
+        ("Intents are learnt via multi-task learning from dialogue logs.", "Method"),
+        ("We compare several metric learning methods on retrieval.", "Method"),
+        ("Methods for multi-task learning often share encoders.", "Task"),
+    ],
+)
+def test_a_learning_paradigm_used_as_a_technique_is_a_method(nlp, text, kind):
+    found = {m.canonical: m.type for m in nlp(text)._.mentions}
+    paradigm = next(name for name in found if name.endswith("learning"))
+    assert found[paradigm] == kind
