@@ -26,6 +26,7 @@ from kg.extractors.choose import (
     METRIC_PHRASE,
     MODEL_VERSION,
     OPENING_SUBJECT,
+    PARADIGMS,
     PROPOSAL,
     SHARED_HEAD,
     SHORT_FORM,
@@ -65,6 +66,7 @@ from kg.extractors.rules.subjects import opening_subject_span
 from kg.extractors.rules.tasks import gerund_task_spans, shared_head_phrases, task_spans
 from kg.extractors.term_inventory import find_terms, load_inventory
 from kg.extractors.trie import trie_regex
+from kg.extractors.words import word_list
 
 #: Sentences at the start of an abstract whose subject may name its task, and where an
 #: apposition may introduce a name without a trigger.
@@ -209,8 +211,44 @@ def _gazetteer_candidates(
         if short and method_sense(text, start, end):
             found.append(method_sense_candidate(text, start, end, lexicon))
             continue
+        modifier = paradigm_modifier(text, start) if entry.canonical in PARADIGMS else None
+        if modifier is not None and not text.startswith(" (", end):
+            found.append(_modified_paradigm(text, modifier, start, end, entry, lexicon))
+            continue
         found.append(Candidate(start, end, entry.type, entry.canonical, LEXICON, entry=entry))
     return found
+
+
+#: Modifiers that are part of a learning paradigm's name ("model-free deep RL").
+PARADIGM_MODIFIERS = word_list("paradigm_modifiers")
+_PARADIGM_MODIFIER = re.compile(
+    r"(?<![\w-])(?:" + "|".join(map(re.escape, PARADIGM_MODIFIERS)) + r") $", re.IGNORECASE
+)
+
+
+def _modified_paradigm(text, modifier, start, end, entry, lexicon):
+    """The candidate of a paradigm with its modifier ("model-free deep RL"): the lexicon's
+    entry for the whole if it has one ("multi-agent RL" is MARL)."""
+    prefix = text[modifier:start].lower()
+    for name in (text[modifier:end], prefix + entry.canonical):
+        known = lexicon.lookup(name)
+        if known is not None and known.type == METHOD:
+            return Candidate(modifier, end, METHOD, known.canonical, LEXICON, entry=known)
+    return Candidate(modifier, end, entry.type, prefix + entry.canonical, LEXICON, entry=entry)
+
+
+def paradigm_modifier(text: str, start: int) -> int | None:
+    """Where a modifier of ``paradigm_modifiers`` starts that stands right before the
+    paradigm at ``start`` ("model-free deep RL"), or None.
+
+    >>> s = "We train model-free deep RL agents and Model-Based RL ones."
+    >>> paradigm_modifier(s, s.index("deep")), paradigm_modifier(s, s.index("RL ones"))
+    (9, 39)
+    >>> paradigm_modifier("a freemodel-free RL", 17) is None
+    True
+    """
+    m = _PARADIGM_MODIFIER.search(text, max(0, start - 40), start)
+    return m.start() if m is not None and m.end() == start else None
 
 
 def _sentence_candidates(

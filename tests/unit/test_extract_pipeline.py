@@ -522,3 +522,10 @@ def test_a_learning_paradigm_used_as_a_technique_is_a_method(nlp, text, kind):
     found = {m.canonical: m.type for m in nlp(text)._.mentions}
     paradigm = next(name for name in found if name.endswith("learning"))
     assert found[paradigm] == kind
+
+
+def test_a_modifier_before_a_learning_paradigm_is_part_of_its_name(nlp):
+    text = "We combine model-free deep reinforcement learning with model-based RL planners."
+    found = {(m.type, m.canonical, m.text) for m in nlp(text)._.mentions}
+    assert ("Method", "model-free deep RL", "model-free deep reinforcement learning") in found
+    assert ("Method", "model-based RL", "model-based RL") in found
