@@ -12,7 +12,10 @@ A method is applied to a dataset or benchmark in a paper when
 
 Background and related-work sentences make no pair; generic building blocks
 (:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method, nor is
-a weakly found name (:data:`WEAK_SCORE`) the paper does not propose.
+a weakly found name (:data:`WEAK_SCORE`) the paper does not propose, nor a method named
+only inside a longer method's name (FLAN-T5 in FLAN-T5-11B, capsule network in ladder
+capsule network: the longer one is what was evaluated), nor a method and a dataset whose
+names hold one another (RepoST and RepoST-Eval).
 """
 
 import bisect
@@ -62,8 +65,10 @@ def paper_pairs(
     """
     methods: dict[str, list[Mention]] = {}
     targets: dict[str, list[Mention]] = {}
+    named: list[Mention] = []  # every method the paper names, to find names inside names
     for key, m in mentions:
         if m.type == S.METHOD:
+            named.append(m)
             if (m.score >= WEAK_SCORE or m.role == "proposed") and not is_generic_method(
                 m.canonical, m.long_form
             ):
@@ -115,13 +120,18 @@ def paper_pairs(
             pairs[pair] = Evidence(score, a, b, abstract[a:b])
 
     for method, ms in methods.items():
+        others = [(o.start, o.end) for o in named if o not in ms]
+        others += occurrences(abstract, [o for o in named if o not in ms])
+        alone = [s for s in occurrences(abstract, ms) if not _inside(s, others)]
         method_at = {
             i: spans
-            for i, spans in evaluated(occurrences(abstract, ms)).items()
+            for i, spans in evaluated(alone).items()
             if not any(_listed(abstract, s, t) for s in spans for t in in_sentence.get(i, ()))
         }
         proposed = any(m.role == "proposed" for m in ms)
         for target in targets:
+            if _one_names_the_other(ms[0], targets[target][0]):
+                continue
             where = target_at.get(target, {})
             shared = sorted(set(where) & set(method_at))
             if shared:
@@ -133,6 +143,31 @@ def paper_pairs(
                 if own:
                     support((method, target), PROPOSED_ELSEWHERE, own[0])
     return pairs
+
+
+def _inside(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
+    """Whether ``span`` lies inside a longer one of ``others`` ("capsule network" in "ladder
+    capsule network" names the longer method, not the shorter)."""
+    a, b = span
+    return any(c <= a and b <= d and d - c > b - a for c, d in others)
+
+
+def _one_names_the_other(method: Mention, target: Mention) -> bool:
+    """Whether a method's name and a dataset's hold one another (LeMon and DuLeMon, RepoST
+    and RepoST-Eval): a dataset named after a method, or a name cut from another.
+
+    >>> m = Mention("Method", "RepoST", "RepoST", 0, 6, "", "test", 1.0)
+    >>> d = Mention("Dataset", "RepoST-Eval", "RepoST-Eval", 9, 20, "", "test", 1.0)
+    >>> e = Mention("Dataset", "Eval", "Eval", 9, 13, "", "test", 1.0)
+    >>> _one_names_the_other(m, d), _one_names_the_other(m, e)
+    (True, False)
+    """
+    a, b = _folded(method.canonical), _folded(target.canonical)
+    return len(min(a, b, key=len)) >= 5 and (a in b or b in a)
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[\W_]+", "", name.casefold())
 
 
 def _listed(abstract: str, a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -193,3 +193,30 @@ def test_applied_a_weakly_found_method_pairs_only_when_the_paper_proposes_it(rol
     (method, m), target = mentions(abstract, (METHOD, "FooNet"), (DATASET, "CIFAR-10"))
     weak = replace(m, score=WEAK_SCORE - 0.1, role=role)
     assert len(paper_pairs(abstract, [(method, weak), target])) == pairs
+
+
+def test_applied_a_method_named_only_inside_a_longer_method_makes_no_pair():
+    abstract = (
+        "We propose the ladder capsule network. "
+        "Experiments on MNIST show the ladder capsule network generalises."
+    )
+    found = paper_pairs(
+        abstract,
+        mentions(
+            abstract,
+            (METHOD, "ladder capsule network"),
+            (METHOD, "capsule network@2"),
+            (DATASET, "MNIST"),
+            proposed=("ladder capsule network",),
+        ),
+    )
+    assert set(found) == {("method:ladder capsule network", "dataset:mnist")}
+
+
+def test_applied_a_dataset_named_after_the_method_makes_no_pair():
+    abstract = "We evaluate RepoST and GPT-4 on RepoST-Eval."
+    found = paper_pairs(
+        abstract,
+        mentions(abstract, (METHOD, "RepoST"), (METHOD, "GPT-4"), (DATASET, "RepoST-Eval")),
+    )
+    assert set(found) == {("method:gpt-4", "dataset:repost-eval")}
