@@ -38,6 +38,9 @@ DATA = Path(__file__).resolve().parent / "data"
 RECALL = DATA / "applied-recall.jsonl"
 JUDGMENTS = DATA / "applied-judgments.jsonl"
 KEY = DATA / "applied-key.jsonl"
+#: The judging rounds: (key, judgments). Round 2 judged 60 edges of the build at d298180
+#: mixed with 20 of round 1's main edges graded again (``main-control``).
+ROUNDS = ((KEY, JUDGMENTS), (DATA / "applied-key-2.jsonl", DATA / "applied-judgments-2.jsonl"))
 
 
 @contextmanager
@@ -124,16 +127,18 @@ def recall(G, gold: list[dict], texts: dict[tuple[str, str], str]) -> tuple[int,
     return listed, extracted, found
 
 
-def precision() -> dict[str, tuple[int, int]]:
-    """{system: (judged items, correct)} from the judgments, if any."""
-    if not (JUDGMENTS.exists() and KEY.exists()):
-        return {}
-    system_of = {r["item"]: r["system"] for r in _jsonl(KEY)}
+def precision(rounds: tuple[tuple[Path, Path], ...] = ROUNDS) -> dict[str, tuple[int, int]]:
+    """{system: (judged items, correct)} from the judging rounds (key file, judgments file)
+    that exist; each round's key names its systems (a build's commit, or main)."""
     out: dict[str, tuple[int, int]] = {}
-    for r in _jsonl(JUDGMENTS):
-        system = system_of[r["item"]]
-        judged, correct = out.get(system, (0, 0))
-        out[system] = (judged + 1, correct + bool(r["correct"]))
+    for key, judgments in rounds:
+        if not (judgments.exists() and key.exists()):
+            continue
+        system_of = {r["item"]: r["system"] for r in _jsonl(key)}
+        for r in _jsonl(judgments):
+            system = system_of[r["item"]]
+            judged, correct = out.get(system, (0, 0))
+            out[system] = (judged + 1, correct + bool(r["correct"]))
     return out
 
 
