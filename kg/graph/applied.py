@@ -129,20 +129,66 @@ def paper_pairs(
             if not any(_listed(abstract, s, t) for s in spans for t in in_sentence.get(i, ()))
         }
         proposed = any(m.role == "proposed" for m in ms)
+        # Sentences that name another method the paper proposes evaluate that one.
+        mine = set(alone)
+        theirs = {
+            bisect.bisect_right(starts, span[0]) - 1
+            for span in occurrences(
+                abstract, [o for o in named if o.role == "proposed" and o not in ms]
+            )
+            if span not in mine
+        }
         for target in targets:
             if _one_names_the_other(ms[0], targets[target][0]):
                 continue
             where = target_at.get(target, {})
-            shared = sorted(set(where) & set(method_at))
+            shared = [
+                i
+                for i in sorted(set(where) & set(method_at))
+                if not _across_clauses(abstract, method_at[i], where[i], others)
+            ]
+            elsewhere = set(where) - proposing[target] - theirs
             if shared:
                 support((method, target), SAME_SENTENCE, shared[0])
-            elif proposed and set(where) - proposing[target]:
-                support((method, target), PROPOSED_ELSEWHERE, min(set(where) - proposing[target]))
+            elif proposed and elsewhere:
+                support((method, target), PROPOSED_ELSEWHERE, min(elsewhere))
             elif proposing[target]:
                 own = [i for i in sorted(method_at) if i not in in_sentence and names_own(i)]
                 if own:
                     support((method, target), PROPOSED_ELSEWHERE, own[0])
     return pairs
+
+
+#: Where one clause of a sentence ends and another begins: a semicolon, or a comma and a
+#: conjunction before a lowercase word (before a name it joins items of a list).
+_CLAUSE_BREAK = re.compile(r";|,\s+(?:and|but|while|whereas)\s+(?=[a-z])")
+
+
+def _across_clauses(
+    abstract: str,
+    method: list[tuple[int, int]],
+    target: list[tuple[int, int]],
+    others: list[tuple[int, int]],
+) -> bool:
+    """Whether every pairing of the method's spans with a later span of the target crosses
+    a clause break with another method between the break and the target: "X attains A, and
+    evaluations with Y on B" pairs Y, not X, with B. (A target before the method is never
+    across.)
+
+    >>> s = "X does well, and tests with Y run on B."
+    >>> _across_clauses(s, [(0, 1)], [(37, 38)], [(28, 29)])
+    True
+    >>> _across_clauses("X, Y, and Z run on B.", [(0, 1)], [(19, 20)], [(10, 11)])
+    False
+    """
+    for m in method:
+        for t in target:
+            if t[0] < m[0]:
+                return False
+            breaks = list(_CLAUSE_BREAK.finditer(abstract, m[1], t[0]))
+            if not breaks or not any(breaks[-1].end() <= o[0] and o[1] <= t[0] for o in others):
+                return False
+    return True
 
 
 def _inside(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:

@@ -220,3 +220,32 @@ def test_applied_a_dataset_named_after_the_method_makes_no_pair():
         mentions(abstract, (METHOD, "RepoST"), (METHOD, "GPT-4"), (DATASET, "RepoST-Eval")),
     )
     assert set(found) == {("method:gpt-4", "dataset:repost-eval")}
+
+
+def test_applied_a_proposed_method_pairs_not_where_another_proposed_one_is_evaluated():
+    abstract = (
+        "We propose KID with a frame graph FKG. "
+        "Experiments show that KID outperforms prior work on FrameNet."
+    )
+    found = paper_pairs(
+        abstract,
+        mentions(
+            abstract,
+            (METHOD, "KID"),
+            (METHOD, "FKG"),
+            (DATASET, "FrameNet"),
+            proposed=("KID", "FKG"),
+        ),
+    )
+    assert set(found) == {("method:kid", "dataset:framenet")}
+
+
+def test_applied_a_method_pairs_not_across_a_clause_that_names_another_method():
+    abstract = (
+        "Our LogicLLM based on FLAN-T5 attains strong results, and evaluations with LLaMA "
+        "on RACE show no loss."
+    )
+    found = paper_pairs(
+        abstract, mentions(abstract, (METHOD, "FLAN-T5"), (METHOD, "LLaMA"), (DATASET, "RACE"))
+    )
+    assert set(found) == {("method:llama", "dataset:race")}
