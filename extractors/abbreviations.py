@@ -194,7 +194,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         ):
             index -= 1
         long_start = window[index][1]
-        long = text[long_start : window[-1][1] + len(window[-1][0])].rstrip("*_$}")
+        long = text[long_start : window[-1][1] + len(window[-1][0])].rstrip("*_$}\"'”’")
         if len(long) <= len(short) or long.lower() == short.lower():
             continue
         if not _covers(short, long):

@@ -142,3 +142,8 @@ def test_reversed_definitions_are_found_where_a_regex_scan_finds_them():
             m.span() for m in _REVERSED.finditer(text)
         ], text
     assert len(_reversed_matches(texts[-1])) == 2
+
+
+def test_a_long_form_in_quotes_ends_before_its_closing_quote():
+    (found,) = find_abbreviations("An alternative we name ‘metaphorical polysemy detection’ (MPD).")
+    assert found.long == "metaphorical polysemy detection"
