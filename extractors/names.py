@@ -18,7 +18,7 @@ each says why:
 import unicodedata
 from functools import lru_cache
 
-from kg.extractors.words import word_set
+from kg.extractors.words import word_list, word_set
 
 _DROP = dict.fromkeys(map(ord, "-._'\u2010\u2011\u2012\u2013\u2014\u2212\u2019"))
 _TASK_NOUNS = ("task", "tasks", "problem", "problems")
@@ -136,18 +136,41 @@ def stem_key(name: str) -> str:
     return name_key(name).rstrip("s")
 
 
+#: British spellings and their American forms (``data/words/british_spellings.txt``).
+_AMERICAN = dict(line.split() for line in word_list("british_spellings"))
+
+
+def american(phrase: str) -> str:
+    """``phrase`` with its British spellings in American form, word by word (-isation is
+    -ization; the other words by ``british_spellings.txt``), lowercased where changed.
+
+    >>> american("Domain Generalisation"), american("sequence modelling"), american("noise")
+    ('Domain generalization', 'sequence modeling', 'noise')
+    """
+    words = phrase.split(" ")
+    for i, word in enumerate(words):
+        lower = word.lower()
+        if lower.endswith(("isation", "isations")):
+            words[i] = lower.replace("isation", "ization")
+        elif lower in _AMERICAN:
+            words[i] = _AMERICAN[lower]
+    return " ".join(words)
+
+
 @lru_cache(maxsize=1 << 16)
 def entity_name_key(canonical: str) -> str:
-    """The key under which names are one entity: :func:`name_key` of the name with its last
-    word singular ("multi-armed bandits", "SPNs", "Toronto Faces"); an all-capital word
-    keeps its S ("CLUES" is not CLUE, "MCTS" not MCT).
+    """The key under which names are one entity: :func:`name_key` of the name in American
+    spelling with its last word singular ("multi-armed bandits", "SPNs", "Toronto Faces");
+    an all-capital word keeps its S ("CLUES" is not CLUE, "MCTS" not MCT).
 
     >>> entity_name_key("Multi-armed bandits") == entity_name_key("multi-armed bandit")
     True
     >>> entity_name_key("SPNs") == entity_name_key("SPN"), entity_name_key("CLUES")
     (True, 'clues')
+    >>> entity_name_key("domain generalisation") == entity_name_key("Domain Generalization")
+    True
     """
-    head, _, last = canonical.rpartition(" ")
+    head, _, last = american(canonical).rpartition(" ")
     if len(last) > 2 and last[-1] == "s" and last[-2].isupper():
         last = last[:-1]
     elif not last.isupper():

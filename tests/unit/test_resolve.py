@@ -232,3 +232,18 @@ def test_new_counts_can_change_an_old_papers_display_name_or_make_a_short_form_a
     resolved = dict(extended(old, new))
     assert [m.canonical for m in resolved["p1"]] == ["ImageNet-1K"]
     assert [m.canonical for m in resolved["p2"]] == ["FB (Foo Bar)"]
+
+
+def test_british_and_american_spellings_of_a_name_are_one_entity():
+    items = [
+        ("p1", [mention("Task", "domain generalization", "domain generalization")]),
+        ("p2", [mention("Task", "domain generalization", "domain generalization")]),
+        ("p3", [mention("Task", "domain generalisation", "domain generalisation")]),
+        ("p4", [mention("Task", "noise modelling", "noise modelling")]),
+    ]
+    assert by_paper(resolve_corpus(items)) == {
+        "p1": {("Task", "domain generalization")},
+        "p2": {("Task", "domain generalization")},
+        "p3": {("Task", "domain generalization")},
+        "p4": {("Task", "noise modelling")},  # alone, its spelling stays
+    }
