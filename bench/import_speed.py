@@ -11,7 +11,7 @@ Each round runs, in fresh processes and in rotating order: ``kg build -o G --wor
 local:2``. Each figure is wall time from start to exit and the peak RSS of the largest
 process (the driver; Dask's workers are separate processes). In the first round the three
 folders' rows are compared: the two import builds byte for byte, and both with the local
-export row for row (SIMILAR_TO aside, docs/scale.md).
+export row for row.
 """
 
 import argparse
@@ -40,13 +40,12 @@ def run(kind, listing, out):
     return timed_kg("build", listing, "--neo4j-import", out, *options)
 
 
-def rows(folder, *, similar=True):
+def rows(folder):
     """The folder's rows, as counts of their reprs."""
     from kg.scale.import_files import read_import_folder
 
     nodes, rels = read_import_folder(folder)
-    kept = [r for r in rels if similar or r.type != "SIMILAR_TO"]
-    return Counter(map(repr, nodes)), Counter(map(repr, kept))
+    return Counter(map(repr, nodes)), Counter(map(repr, rels))
 
 
 def same_files(a, b):
@@ -78,7 +77,7 @@ def main(argv=None):
                 folders = {kind: Path(tmp) / kind for kind in KINDS}
                 if not same_files(folders["import"], folders["dask"]):
                     sys.exit("bench: the Dask import files differ from the in-process ones")
-                if rows(folders["import"]) != rows(folders["local"], similar=False):
+                if rows(folders["import"]) != rows(folders["local"]):
                     sys.exit("bench: the import files' rows differ from the local export's")
     medians = {
         kind: {m: statistics.median(r[m] for r in rs) for m in ("seconds", "peak_mb")}

@@ -9,6 +9,7 @@ to the score as JSON text, since property graphs store no maps).
 
 import multiprocessing
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -34,21 +35,40 @@ def paper_text(attrs: dict[str, Any]) -> str:
     return f"{attrs.get('title') or ''}. {attrs.get('abstract') or ''}"
 
 
+#: A concept a paper points to: its key, name, and whether the paper proposes it.
+Pointed = tuple[str, str, bool]
+
+
+def roles(title: str | None, concepts: Iterable[Pointed], settings: Settings) -> dict[str, float]:
+    """The role of each concept a paper points to: 1 for its topic (proposed, or named in
+    its title), ``side_weight`` for a side mention.
+
+    >>> roles("Sparse PPO", [("method:ppo", "PPO", False), ("method:sgd", "SGD", False)],
+    ...       DEFAULTS)
+    {'method:ppo': 1.0, 'method:sgd': 0.5}
+    """
+    lowered = (title or "").lower()
+    return {
+        key: 1.0 if proposed or name.lower() in lowered else settings.side_weight
+        for key, name, proposed in concepts
+    }
+
+
+def pointed(G: nx.MultiDiGraph, paper: str) -> list[Pointed]:
+    """The concepts ``paper`` points to in ``G``."""
+    node, succ = node_attrs(G), successors(G)
+    return [
+        (concept, node[concept]["name"], S.PROPOSES in rels)
+        for concept, rels in succ[paper].items()
+        if node[concept]["kind"] in S.CONCEPT_KINDS
+    ]
+
+
 def concept_roles(
     G: nx.MultiDiGraph, paper: str, *, settings: Settings = DEFAULTS
 ) -> dict[str, float]:
-    """The concepts a paper points to with their role: 1 for its topic (proposed, or named
-    in its title), ``side_weight`` for a side mention."""
-    node, succ = node_attrs(G), successors(G)
-    title = (node[paper].get("title") or "").lower()
-    roles: dict[str, float] = {}
-    for concept, rels in succ[paper].items():
-        attrs = node[concept]
-        if attrs["kind"] not in S.CONCEPT_KINDS:
-            continue
-        topic = S.PROPOSES in rels or attrs["name"].lower() in title
-        roles[concept] = 1.0 if topic else settings.side_weight
-    return roles
+    """The :func:`roles` of the concepts a paper of ``G`` points to."""
+    return roles(node_attrs(G)[paper].get("title"), pointed(G, paper), settings)
 
 
 def summaries(
@@ -72,17 +92,43 @@ def remove_similar_edges(G: nx.MultiDiGraph) -> None:
         G.remove_edge(u, v, key=S.SIMILAR_TO)
 
 
-def edge_attrs(G: nx.MultiDiGraph, rank: int, n: similar.Neighbour) -> dict[str, Any]:
-    """The properties of one SIMILAR_TO edge."""
-    node = node_attrs(G)
+def edge_attrs(names: Mapping[str, str], rank: int, n: similar.Neighbour) -> dict[str, Any]:
+    """The properties of one SIMILAR_TO edge (``names``: the concepts' names by key)."""
     return {
         "rank": rank,
         "score": n.score,
         "text_score": n.text,
-        "shared": [node[c]["name"] for c, _ in n.shared],
+        "shared": [names[c] for c, _ in n.shared],
         "shared_keys": [c for c, _ in n.shared],
         "shared_weights": orjson.dumps([w for _, w in n.shared]).decode(),
     }
+
+
+def similar_to(
+    keys: Sequence[str],
+    texts: Sequence[str],
+    concepts: Sequence[dict[str, float]],
+    names: Mapping[str, str],
+    *,
+    settings: Settings = DEFAULTS,
+    text: Candidates | None = None,
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """The SIMILAR_TO edges (start, end, properties) of the papers ``keys`` (sorted), with
+    these titles and abstracts and concept roles; ``names`` names the concepts, ``text`` is
+    their :func:`text_part` if already computed. What a build adds to its graph and the
+    ``--neo4j-import`` path writes alike."""
+    if len(keys) < 2 or settings.k < 1:
+        return []
+    if text is None:
+        text = text_part(list(texts), settings)
+    papers = [similar.summarise("", roles_) for roles_ in concepts]
+    model = similar.decide(similar.corpus_stats(papers), settings=settings)
+    found = similar.neighbours(model, papers, text)
+    return [
+        (keys[i], keys[n.paper], edge_attrs(names, rank, n))
+        for i, row in enumerate(found)
+        for rank, n in enumerate(row, 1)
+    ]
 
 
 def add_similar_edges(
@@ -96,22 +142,16 @@ def add_similar_edges(
     """
     remove_similar_edges(G)
     keys = paper_keys(G)
-    if len(keys) < 2 or settings.k < 1:
-        return
-    if text is None:
-        node = node_attrs(G)
-        text = text_part([paper_text(node[k]) for k in keys], settings)
-    papers = summaries(G, keys, settings=settings, text=False)
-    model = similar.decide(similar.corpus_stats(papers), settings=settings)
-    found = similar.neighbours(model, papers, text)
-    insert_edges(
-        G,
-        (
-            (keys[i], keys[n.paper], S.SIMILAR_TO, edge_attrs(G, rank, n))
-            for i, row in enumerate(found)
-            for rank, n in enumerate(row, 1)
-        ),
+    node = node_attrs(G)
+    edges = similar_to(
+        keys,
+        [paper_text(node[k]) for k in keys] if text is None else [],
+        [concept_roles(G, k, settings=settings) for k in keys],
+        {k: attrs["name"] for k, attrs in node.items() if attrs["kind"] in S.CONCEPT_KINDS},
+        settings=settings,
+        text=text,
     )
+    insert_edges(G, ((u, v, S.SIMILAR_TO, attrs) for u, v, attrs in edges))
 
 
 def text_part(texts: list[str], settings: Settings) -> Candidates:

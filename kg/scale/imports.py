@@ -331,7 +331,8 @@ def _decided_rows(
     merged = [
         submit(P.merged_bucket, [submit(_share_of, s, b) for s in split]) for b in range(buckets)
     ]
-    return own + merged
+    similar = submit(P.similar_rows, [submit(P.similar_papers, g) for g in graphs], merged)
+    return [*own, *merged, similar]
 
 
 def _own_rows(split: tuple[P.Rows, list[P.Bucket]]) -> P.Rows:
@@ -438,7 +439,7 @@ def _written(
         ]
         shared = engine.share(headers)
         tasks = [
-            engine.submit(write_rows, r, shared, str(staging), _suffix(i, partitions))
+            engine.submit(write_rows, r, shared, str(staging), _suffix(i, partitions, len(rows)))
             for i, r in enumerate(rows)
         ]
         for handle in kept:
@@ -460,8 +461,11 @@ def _written(
     return command
 
 
-def _suffix(i: int, partitions: int) -> str:
-    """``p00003`` for the third partition's files, ``b0002`` for the second bucket's."""
+def _suffix(i: int, partitions: int, files: int) -> str:
+    """``p00003`` for the third partition's files, ``b0002`` for the second bucket's,
+    ``similar`` for the last of ``files`` (the SIMILAR_TO relationships)."""
+    if i == files - 1:
+        return "similar"
     return f"p{i:05d}" if i < partitions else f"b{i - partitions:04d}"
 
 

@@ -26,7 +26,7 @@ from kg import schema as S
 from kg.errors import KgError
 from kg.extractors.records import Mention, PaperRecord
 from kg.extractors.workers import Found
-from kg.graph import kinds, resolve, senses
+from kg.graph import kinds, related, resolve, senses
 from kg.graph._nx import node_attrs, predecessors, successors
 from kg.graph.applied import Evidence
 from kg.graph.authors import display_name
@@ -35,7 +35,7 @@ from kg.graph.identity import IdentitySummary, Person, merge_summaries
 from kg.graph.papers import add_paper, new_graph
 from kg.graph.rekey import apply_people, identity_summary
 from kg.graph.variants import method_names
-from kg.rows import NodeRow, RelationshipRow, node_rows, relationship_rows
+from kg.rows import NodeRow, RelationshipRow, node_rows, properties, relationship_rows
 
 #: (paper key, content hash, record, its number in the input): a paper as the driver
 #: planned it.
@@ -350,3 +350,49 @@ def _merged_node(partials: list[Partial]) -> NodeRow:
         if longs:
             props["long_form"] = min(longs, key=lambda p: p.long_origin).row.props["long_form"]
     return first._replace(props=dict(sorted(props.items())))
+
+
+#: One paper for SIMILAR_TO: key, title, title and abstract, the concepts it points to
+#: (key, whether it proposes it).
+SimilarPaper = tuple[str, str | None, str, list[tuple[str, bool]]]
+
+
+def similar_papers(part: PartGraph) -> list[SimilarPaper]:
+    """What SIMILAR_TO needs of a partition's papers (beside pass 7)."""
+    G = part.graph
+    node = node_attrs(G)
+    return [
+        (key, attrs.get("title"), related.paper_text(attrs), [(c, p) for c, _, p in pointed])
+        for key, attrs in node.items()
+        if attrs["kind"] == S.PAPER
+        for pointed in [related.pointed(G, key)]
+    ]
+
+
+def similar_rows(parts: Sequence[list[SimilarPaper]], buckets: Sequence[Rows]) -> Rows:
+    """SIMILAR_TO over every partition's papers, as the local build makes it: the concepts
+    named as the merged buckets name them."""
+    names = {
+        row.key: str(row.props["name"])
+        for bucket in buckets
+        for kind, rows in bucket.nodes.items()
+        if kind in S.CONCEPT_KINDS
+        for row in rows
+    }
+    papers = sorted(p for part in parts for p in part)
+    settings = related.DEFAULTS
+    edges = related.similar_to(
+        [key for key, *_ in papers],
+        [text for _, _, text, _ in papers],
+        [
+            related.roles(title, [(c, names[c], p) for c, p in concepts], settings)
+            for _, title, _, concepts in papers
+        ],
+        names,
+        settings=settings,
+    )
+    rows = [
+        RelationshipRow(S.SIMILAR_TO, u, S.PAPER, v, S.PAPER, properties(attrs))
+        for u, v, attrs in edges
+    ]
+    return Rows(relationships={S.SIMILAR_TO: rows} if rows else {})

@@ -1,5 +1,5 @@
 """``kg build --neo4j-import DIR`` in this process: the partitioned files hold the rows of
-``kg export --format neo4j-csv`` of the local graph (SIMILAR_TO aside, docs/scale.md), with
+``kg export --format neo4j-csv`` of the local graph (SIMILAR_TO included, docs/scale.md), with
 typed headers, keys unique across partitions, and they load into the Bolt test server
 (FalkorDB) with the local graph's counts."""
 
@@ -40,16 +40,15 @@ def partitioned(inputs, tmp_path_factory):
     return report, out
 
 
-def rows_of(folder, *, similar=True):
+def rows_of(folder):
     nodes, rels = read_import_folder(folder)
-    keep = [r for r in rels if similar or r.type != "SIMILAR_TO"]
-    return Counter(map(repr, nodes)), Counter(map(repr, keep))
+    return Counter(map(repr, nodes)), Counter(map(repr, rels))
 
 
 def test_the_files_hold_the_local_exports_rows(local, partitioned):
     report, files = partitioned
     assert report.partitions == 14 and report.duplicates == 2
-    assert rows_of(files) == rows_of(local[1], similar=False)
+    assert rows_of(files) == rows_of(local[1])
     assert sum(rows_of(files)[0].values()) > 1_000
 
 
@@ -78,9 +77,8 @@ def test_the_files_load_into_the_bolt_test_server_with_the_local_counts(bolt, lo
         report = kn.push_rows(nodes, rels, connection)
         counted = connection.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
         related = connection.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
-    similar = sum(1 for *_, t in G.edges(keys=True) if t == "SIMILAR_TO")
     assert (report.nodes, counted) == (G.number_of_nodes(), G.number_of_nodes())
-    assert related == G.number_of_edges() - similar
+    assert related == G.number_of_edges()
 
 
 def test_the_cli_writes_the_files_and_prints_the_command(seed_files, tmp_path, capsys):
