@@ -325,14 +325,15 @@ def _decided_rows(
         submit(P.part_graph, part, s, plan.duplicates.get(i, []), others, links)
         for i, (part, s) in enumerate(zip(plan.parts, stage, strict=True))
     ]
+    similar = [submit(P.similar_papers, g) for g in graphs]
+    text = submit(P.similar_text, similar)  # the costly part, while the rest goes on
     people = share(decide(reduced(engine, graphs, P.people_summary, P.merge_people), overrides))
     split = [submit(P.part_rows, g, people, buckets) for g in graphs]
     own = [submit(_own_rows, s) for s in split]
     merged = [
         submit(P.merged_bucket, [submit(_share_of, s, b) for s in split]) for b in range(buckets)
     ]
-    similar = submit(P.similar_rows, [submit(P.similar_papers, g) for g in graphs], merged)
-    return [*own, *merged, similar]
+    return [*own, *merged, submit(P.similar_rows, similar, merged, text)]
 
 
 def _own_rows(split: tuple[P.Rows, list[P.Bucket]]) -> P.Rows:

@@ -34,6 +34,7 @@ from kg.graph.entities import Origins, add_entity_layer, applied_attrs
 from kg.graph.identity import IdentitySummary, Person, merge_summaries
 from kg.graph.papers import add_paper, new_graph
 from kg.graph.rekey import apply_people, identity_summary
+from kg.graph.similar import Candidates
 from kg.graph.variants import method_names
 from kg.rows import NodeRow, RelationshipRow, node_rows, properties, relationship_rows
 
@@ -369,9 +370,18 @@ def similar_papers(part: PartGraph) -> list[SimilarPaper]:
     ]
 
 
-def similar_rows(parts: Sequence[list[SimilarPaper]], buckets: Sequence[Rows]) -> Rows:
-    """SIMILAR_TO over every partition's papers, as the local build makes it: the concepts
-    named as the merged buckets name them."""
+def similar_text(parts: Sequence[list[SimilarPaper]]) -> Candidates:
+    """The text part of SIMILAR_TO over every partition's papers (by key): what they say
+    alone, so it can run while the names are still being decided."""
+    papers = sorted(p for part in parts for p in part)
+    return related.text_part([text for _, _, text, _ in papers], related.DEFAULTS)
+
+
+def similar_rows(
+    parts: Sequence[list[SimilarPaper]], buckets: Sequence[Rows], text: Candidates
+) -> Rows:
+    """SIMILAR_TO over every partition's papers, as the local build makes it, from their
+    :func:`similar_text`: the concepts named as the merged buckets name them."""
     names = {
         row.key: str(row.props["name"])
         for bucket in buckets
@@ -390,6 +400,7 @@ def similar_rows(parts: Sequence[list[SimilarPaper]], buckets: Sequence[Rows]) -
         ],
         names,
         settings=settings,
+        text=text,
     )
     rows = [
         RelationshipRow(S.SIMILAR_TO, u, S.PAPER, v, S.PAPER, properties(attrs))
