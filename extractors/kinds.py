@@ -399,15 +399,29 @@ _METHOD_SENSE_BEFORE = re.compile(r"\b(?i:" + "|".join(word_list("method_sense_b
 _SENSE_HEADS = ("algorithm", "estimation", "inference")
 
 
+#: What keeps a short name a measure whatever stands before it: "score" or another measure
+#: right after it ("EM and F1", "EM/F1"), or a figure right before it ("80.1 EM").
+_MEASURE_AFTER = re.compile(
+    r"\s*(?:scores?\b|(?:,|/|&|\s+and)\s*(?:F1|F-1|F-score|accuracy|BLEU|ROUGE)\b)", re.I
+)
+_FIGURE_BEFORE = re.compile(r"\d%?\s*$")
+
+
 def method_sense(text: str, start: int, end: int) -> bool:
     """Whether a short name the lexicon knows as a measure means a method where it stands:
     a method word after it ("the EM algorithm", "MAP inference") or a verb of use before
-    it ("fitted with variational EM", "using EM").
+    it ("fitted with variational EM", "using EM", "trained by EM"), unless a measure's
+    context says otherwise ("results with EM and F1", "80.1 EM").
 
     >>> s = "We report EM and fit the model using EM, then run MAP inference."
     >>> [method_sense(s, m.start(), m.end()) for m in re.finditer("EM|MAP", s)]
     [False, True, True]
+    >>> s = "Trained by EM, it reaches gains with EM and F1 and by 2 EM."
+    >>> [method_sense(s, m.start(), m.end()) for m in re.finditer("EM", s)]
+    [True, False, False]
     """
+    if _MEASURE_AFTER.match(text, end) or _FIGURE_BEFORE.search(text, max(0, start - 8), start):
+        return False
     return (
         _METHOD_SENSE_AFTER.match(text, end) is not None
         or _METHOD_SENSE_BEFORE.search(text, max(0, start - 20), start) is not None

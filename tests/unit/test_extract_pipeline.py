@@ -529,3 +529,19 @@ def test_a_modifier_before_a_learning_paradigm_is_part_of_its_name(nlp):
     found = {(m.type, m.canonical, m.text) for m in nlp(text)._.mentions}
     assert ("Method", "model-free deep RL", "model-free deep reinforcement learning") in found
     assert ("Method", "model-based RL", "model-based RL") in found
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("The mixture is trained by EM, which converges slowly.", "Method"),
+        ("Parameters are fitted with EM.", "Method"),
+        ("The reader reaches 80.1 EM and 85.2 F1.", "Metric"),
+        ("Results with EM and F1 improve.", "Metric"),
+    ],
+)
+def test_em_is_the_algorithm_where_a_model_is_fit_by_it_and_the_measure_beside_figures(
+    nlp, text, kind
+):
+    found = {m.type for m in nlp(text)._.mentions if m.text == "EM"}
+    assert found == {kind}
