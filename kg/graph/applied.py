@@ -69,8 +69,9 @@ def paper_pairs(
     for key, m in mentions:
         if m.type == S.METHOD:
             named.append(m)
-            if (m.score >= WEAK_SCORE or m.role == "proposed") and not is_generic_method(
-                m.canonical, m.long_form
+            proposed = m.role == "proposed"
+            if (proposed or m.score >= WEAK_SCORE and _named(m.canonical)) and not (
+                is_generic_method(m.canonical, m.long_form)
             ):
                 methods.setdefault(key, []).append(m)
         elif m.type in S.COLLECTION_KINDS:
@@ -189,6 +190,17 @@ def _across_clauses(
             if not breaks or not any(breaks[-1].end() <= o[0] and o[1] <= t[0] for o in others):
                 return False
     return True
+
+
+def _named(name: str) -> bool:
+    """Whether a method's name is a name (a capital or a digit in it: BERT, ResNet-50,
+    Q-learning) rather than a lowercase technique ("positional encoding", "dual learning"),
+    which pairs only where the paper proposes it.
+
+    >>> _named("ResNet-50"), _named("Q-learning"), _named("riemannian optimization")
+    (True, True, False)
+    """
+    return any(c.isupper() or c.isdigit() for c in name)
 
 
 def _inside(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
