@@ -40,11 +40,11 @@ JUDGMENTS = DATA / "applied-judgments.jsonl"
 KEY = DATA / "applied-key.jsonl"
 #: The judging rounds: (key, judgments). Round 2 judged 60 edges of the build at d298180
 #: mixed with 20 of round 1's main edges graded again (``main-control``); round 3, 60 of the
-#: build at d23f5b9 with 20 of round 2's graded again (``d298180-control``).
+#: build at d23f5b9 with 20 of round 2's graded again (``d298180-control``); round 4, 60 of
+#: the build at fe349ee with 20 of round 3's (``d23f5b9-control``).
 ROUNDS = (
     (KEY, JUDGMENTS),
-    (DATA / "applied-key-2.jsonl", DATA / "applied-judgments-2.jsonl"),
-    (DATA / "applied-key-3.jsonl", DATA / "applied-judgments-3.jsonl"),
+    *((DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl") for n in (2, 3, 4)),
 )
 
 
