@@ -120,9 +120,11 @@ def paper_pairs(
             a, b = bounds[i]
             pairs[pair] = Evidence(score, a, b, abstract[a:b])
 
+    # Where each method the paper names stands (its mention and its other surface forms).
+    named_at = [(o, occurrences(abstract, [o])) for o in named]
     for method, ms in methods.items():
-        others = [(o.start, o.end) for o in named if o not in ms]
-        others += occurrences(abstract, [o for o in named if o not in ms])
+        rest = [(o, spans) for o, spans in named_at if o not in ms]
+        others = [span for _, spans in rest for span in spans]
         alone = [s for s in occurrences(abstract, ms) if not _inside(s, others)]
         method_at = {
             i: spans
@@ -134,9 +136,9 @@ def paper_pairs(
         mine = set(alone)
         theirs = {
             bisect.bisect_right(starts, span[0]) - 1
-            for span in occurrences(
-                abstract, [o for o in named if o.role == "proposed" and o not in ms]
-            )
+            for o, spans in rest
+            if o.role == "proposed"
+            for span in spans
             if span not in mine
         }
         for target in targets:

@@ -359,22 +359,26 @@ SimilarPaper = tuple[str, str | None, str, list[tuple[str, bool]]]
 
 
 def similar_papers(part: PartGraph) -> list[SimilarPaper]:
-    """What SIMILAR_TO needs of a partition's papers (beside pass 7)."""
+    """What SIMILAR_TO needs of a partition's papers (beside pass 7); the concepts' names
+    are left out: the merged buckets decide them."""
     G = part.graph
-    node = node_attrs(G)
-    return [
-        (key, attrs.get("title"), related.paper_text(attrs), [(c, p) for c, _, p in pointed])
-        for key, attrs in node.items()
-        if attrs["kind"] == S.PAPER
-        for pointed in [related.pointed(G, key)]
-    ]
+    papers = []
+    for key, attrs in node_attrs(G).items():
+        if attrs["kind"] == S.PAPER:
+            concepts = [(c, proposed) for c, _, proposed in related.pointed(G, key)]
+            papers.append((key, attrs.get("title"), related.paper_text(attrs), concepts))
+    return papers
+
+
+def _by_key(parts: Sequence[list[SimilarPaper]]) -> list[SimilarPaper]:
+    """Every partition's papers, in key order (the order SIMILAR_TO ranks them in)."""
+    return sorted((p for part in parts for p in part), key=lambda p: p[0])
 
 
 def similar_text(parts: Sequence[list[SimilarPaper]]) -> Candidates:
     """The text part of SIMILAR_TO over every partition's papers (by key): what they say
     alone, so it can run while the names are still being decided."""
-    papers = sorted(p for part in parts for p in part)
-    return related.text_part([text for _, _, text, _ in papers], related.DEFAULTS)
+    return related.text_part([text for _, _, text, _ in _by_key(parts)], related.DEFAULTS)
 
 
 def similar_rows(
@@ -389,11 +393,11 @@ def similar_rows(
         if kind in S.CONCEPT_KINDS
         for row in rows
     }
-    papers = sorted(p for part in parts for p in part)
+    papers = _by_key(parts)
     settings = related.DEFAULTS
     edges = related.similar_to(
         [key for key, *_ in papers],
-        [text for _, _, text, _ in papers],
+        [],  # the text part is given
         [
             related.roles(title, [(c, names[c], p) for c, p in concepts], settings)
             for _, title, _, concepts in papers
