@@ -39,7 +39,6 @@ from kg.extractors.choose import (
 from kg.extractors.kinds import (
     coined_type,
     long_form_type,
-    method_sense,
     named_phrase_type,
     own_type,
     proposed_name_type,
@@ -48,7 +47,12 @@ from kg.extractors.kinds import (
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import name_key, singular_short, task_canonical
 from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
-from kg.extractors.placed import method_sense_candidate, placed_name_candidates
+from kg.extractors.placed import (
+    means_a_method,
+    method_sense_candidate,
+    one_sense_per_abstract,
+    placed_name_candidates,
+)
 from kg.extractors.records import CONCEPT, IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.metrics import measured_value_spans, metric_spans
@@ -121,6 +125,7 @@ def find_candidates(
                     start, end, cand.type, cand.canonical, ACRONYM_USE, cand.long_form, cand.entry
                 )
             )
+    candidates = one_sense_per_abstract(text, candidates, lexicon)
     if noise:
         candidates = [c for c in candidates if not overlaps(noise, c.start, c.end)]
     if _GLUED_SENTENCES.search(text):  # a PDF lost the space after a full stop
@@ -128,9 +133,9 @@ def find_candidates(
     return candidates
 
 
-#: Two sentences a PDF extraction glued together ("preferences.RLHF", "serially.Despite"):
-#: no name holds a full stop between a word and a capitalised one.
-_GLUED_SENTENCES = re.compile(r"[A-Za-z]{2}\.[A-Z][a-z]")
+#: Two sentences a PDF extraction glued together ("preferences.RLHF", "serially.Despite",
+#: "representation.DMix"): no name holds a full stop between a word and a capitalised one.
+_GLUED_SENTENCES = re.compile(r"[A-Za-z]{2}\.[A-Z][a-z]|\b[a-z]{2,}\.[A-Z]")
 
 
 def _abbreviation_candidates(
@@ -207,8 +212,7 @@ def _gazetteer_candidates(
             continue
         if entry.type in (METRIC, TASK) and _compound_modifier(text, end):
             continue
-        short = entry.type == METRIC and end - start <= 5 and text[start:end] not in defined
-        if short and method_sense(text, start, end):
+        if means_a_method(text, start, end, entry, defined):
             found.append(method_sense_candidate(text, start, end, lexicon))
             continue
         modifier = paradigm_modifier(text, start) if entry.canonical in PARADIGMS else None
@@ -345,6 +349,8 @@ def _local_rule_candidates(text, lexicon, defined):
         entry = lexicon.lookup(name)
         if entry is None and "/" in name:
             found.extend(_slash_part_candidates(text, a, name, lexicon, defined))
+        elif entry is not None and means_a_method(text, a, b, entry, defined):
+            found.append(method_sense_candidate(text, a, b, lexicon))
         elif entry is not None:
             found.append(Candidate(a, b, entry.type, entry.canonical, LEXICON, entry=entry))
         elif name not in defined and not is_acronym_marked(name):

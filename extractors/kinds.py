@@ -407,6 +407,14 @@ _MEASURE_AFTER = re.compile(
 _FIGURE_BEFORE = re.compile(r"\d%?\s*$")
 
 
+def measure_context(text: str, start: int, end: int) -> bool:
+    """Whether a short name stands where only a measure can: a figure right before it or
+    "score" or another measure right after it ("80.1 EM", "EM and F1")."""
+    return bool(
+        _MEASURE_AFTER.match(text, end) or _FIGURE_BEFORE.search(text, max(0, start - 8), start)
+    )
+
+
 def method_sense(text: str, start: int, end: int) -> bool:
     """Whether a short name the lexicon knows as a measure means a method where it stands:
     a method word after it ("the EM algorithm", "MAP inference") or a verb of use before
@@ -420,7 +428,7 @@ def method_sense(text: str, start: int, end: int) -> bool:
     >>> [method_sense(s, m.start(), m.end()) for m in re.finditer("EM", s)]
     [True, False, False]
     """
-    if _MEASURE_AFTER.match(text, end) or _FIGURE_BEFORE.search(text, max(0, start - 8), start):
+    if measure_context(text, start, end):
         return False
     return (
         _METHOD_SENSE_AFTER.match(text, end) is not None

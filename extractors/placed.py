@@ -1,10 +1,12 @@
 """Candidates of names typed by where they stand (:mod:`kg.extractors.rules.lists`) and
-of measures' short names used as methods ("fitted with EM"): the lexicon decides which
+of measures' short names used as methods ("fitted with EM", "MAP inference", one sense per
+abstract): the lexicon decides which
 of the spans the rules find become candidates."""
 
 from collections.abc import Mapping
 
 from kg.extractors.choose import (
+    LEXICON,
     LIST_NAME,
     METHOD_HEADED,
     METRIC_HEADED,
@@ -13,8 +15,8 @@ from kg.extractors.choose import (
     SENSE_BY_CONTEXT,
     Candidate,
 )
-from kg.extractors.kinds import method_sense_entry
-from kg.extractors.lexicon import Lexicon
+from kg.extractors.kinds import measure_context, method_sense, method_sense_entry
+from kg.extractors.lexicon import Entry, Lexicon
 from kg.extractors.records import BENCHMARK, COLLECTION_TYPES, DATASET, METHOD, METRIC
 from kg.extractors.rules.lists import (
     list_spans,
@@ -32,6 +34,39 @@ def method_sense_candidate(text: str, start: int, end: int, lexicon: Lexicon) ->
     entry = method_sense_entry(name, lexicon)
     canonical = entry.canonical if entry is not None else name
     return Candidate(start, end, METHOD, canonical, SENSE_BY_CONTEXT, entry=entry)
+
+
+def means_a_method(
+    text: str, start: int, end: int, entry: Entry, defined: Mapping[str, Candidate]
+) -> bool:
+    """Whether a measure's short name the abstract does not define stands for a method
+    where it is (:func:`kg.extractors.kinds.method_sense`: "MAP inference", "using EM")."""
+    return (
+        entry.type == METRIC
+        and end - start <= 5
+        and text[start:end] not in defined
+        and method_sense(text, start, end)
+    )
+
+
+def one_sense_per_abstract(
+    text: str, candidates: list[Candidate], lexicon: Lexicon
+) -> list[Candidate]:
+    """Where an abstract's context reads a measure's short name as a method ("MAP
+    inference"), its other uses read so too ("making MAP predictions"), but for those a
+    measure's context claims ("35.1 MAP")."""
+    as_method = {text[c.start : c.end] for c in candidates if c.rule == SENSE_BY_CONTEXT}
+    if not as_method:
+        return candidates
+    return [
+        method_sense_candidate(text, c.start, c.end, lexicon)
+        if c.rule == LEXICON
+        and c.type == METRIC
+        and text[c.start : c.end] in as_method
+        and not measure_context(text, c.start, c.end)
+        else c
+        for c in candidates
+    ]
 
 
 def placed_name_candidates(

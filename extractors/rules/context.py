@@ -41,6 +41,10 @@ def words_before(sentence: str, end: int, limit: int = 4) -> list[tuple[str, int
 _ING_NOUNS = word_set("ing_nouns")
 _ED_ADJECTIVES = word_set("ed_adjectives")
 _ADJECTIVES = word_set("evaluative_adjectives")
+#: Nouns in -ly ("anomaly detection"), which other -ly words (adverbs) are not.
+_LY_NOUNS = word_set("ly_nouns")
+_NAMING_ADVERBS = word_set("naming_adverbs")
+_FOCUS_ADVERBS = word_set("focus_adverbs")
 
 
 #: Words of size before "scale" or "dimensional".
@@ -58,8 +62,10 @@ def is_modifier(word: str, previous: str = "") -> bool:
         return False
     if low in ("scale", "dimensional") and previous.lower() in _SIZES:
         return False  # "large scale", "high dimensional" describe the problem's size
+    if low in _NAMING_ADVERBS:
+        return True
     if (
-        low.endswith("ly")
+        is_adverb(low)
         or low.endswith(("ful", "ous"))
         and low not in ("continuous", "heterogeneous", "autonomous", "simultaneous", "homogeneous")
     ):
@@ -90,11 +96,22 @@ def is_modifier(word: str, previous: str = "") -> bool:
 _VERB_SIGNALS = word_set("verb_signals")
 
 
+def is_adverb(word: str) -> bool:
+    """Whether a word is an adverb in -ly ("computationally"), not a noun ("anomaly").
+
+    >>> is_adverb("highly"), is_adverb("Anomaly")
+    (True, False)
+    """
+    low = word.lower()
+    return low.endswith("ly") and low.rsplit("-", 1)[-1] not in _LY_NOUNS
+
+
 def modifiers_start(
     sentence: str, words: list[tuple[str, int, int]], head: int, *, lead: bool = False
 ) -> int:
     """Index of the first word of the phrase ending at ``head`` (at most 3 modifiers, all
-    joined by single spaces, none a stop word, verb or evaluative adjective)."""
+    joined by single spaces, none a stop word, verb or evaluative adjective; not an
+    adjective an adverb qualifies)."""
     first = head
     if lead and not is_modifier(words[head][0]) and words[head][0].lower() not in TASK_HEADS:
         return head + 1
@@ -110,6 +127,14 @@ def modifiers_start(
             break
         first = j
         j -= 1
+    if (
+        first < head
+        and first
+        and is_adverb(words[first - 1][0])
+        and words[first - 1][0].lower() not in _FOCUS_ADVERBS | _NAMING_ADVERBS
+        and sentence[words[first - 1][2] : words[first][1]] == " "
+    ):
+        first += 1  # "computationally intensive": the adverb's adjective describes, not names
     return first
 
 

@@ -545,3 +545,25 @@ def test_em_is_the_algorithm_where_a_model_is_fit_by_it_and_the_measure_beside_f
 ):
     found = {m.type for m in nlp(text)._.mentions if m.text == "EM"}
     assert found == {kind}
+
+
+@pytest.mark.parametrize(
+    "text, kinds",
+    [
+        ("Exact MAP inference is hard.", {"Method"}),
+        ("We find the MAP weight vector of the network.", {"Method"}),
+        ("It improves MAP, MRR and NDCG on the ranking set.", {"Metric"}),
+        # one abstract, one sense: the second MAP follows the first, a figure aside
+        ("Marginal MAP inference involves making MAP predictions.", {"Method"}),
+        ("MAP inference scales, and the ranker reaches 35.1 MAP.", {"Method", "Metric"}),
+    ],
+)
+def test_map_is_the_estimate_where_its_context_says_so_in_the_whole_abstract(nlp, text, kinds):
+    assert {m.type for m in nlp(text)._.mentions if m.text == "MAP"} == kinds
+
+
+def test_no_name_spans_two_sentences_glued_by_a_lost_space(nlp):
+    text = "We analyse the different components.DMix being general, it helps on Last.FM data."
+    names = {m.text for m in nlp(text)._.mentions}
+    assert not any(".DMix" in name for name in names)
+    assert "Last.FM" in names

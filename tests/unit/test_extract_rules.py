@@ -174,6 +174,22 @@ def test_phrase_type(phrase, kind):
         # pronouns and verbs modify no task head
         ("It gives us partial control.", [("partial control", False)]),
         ("Nets that infer prediction uncertainty.", []),
+        # an adverb's adjective describes the problem ("computationally intensive")
+        ("It solves computationally intensive M-estimation problems.", []),
+        ("We study strongly variationally coherent optimization problems.", []),
+        ("They consistently outperform random data selection.", [("random data selection", False)]),
+        # but a focusing adverb points at the name, and some adverbs are part of it
+        (
+            "namely unconditional language generation",
+            [("unconditional language generation", False)],
+        ),
+        (
+            "It tackles partially observable flow control problems.",
+            [("partially observable flow control", False)],
+        ),
+        # nouns in -ly modify a head; comparatives say only which kind of task
+        ("We study video anomaly detection.", [("video anomaly detection", False)]),
+        ("It may improve upon broader control tasks.", []),
     ],
 )
 def test_task_spans(sentence, expected):
