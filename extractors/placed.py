@@ -1,7 +1,6 @@
 """Candidates of names typed by where they stand (:mod:`kg.extractors.rules.lists`) and
 of measures' short names used as methods ("fitted with EM", "MAP inference", one sense per
-abstract): the lexicon decides which
-of the spans the rules find become candidates."""
+abstract): the lexicon decides which of the spans the rules find become candidates."""
 
 from collections.abc import Mapping
 
