@@ -152,10 +152,12 @@ def headed_name_spans(sentence: str) -> list[tuple[int, int, str]]:
             prev = _CAPITALISED_BEFORE.search(sentence, word_window(sentence, start, 40), start)
             if (
                 not prev
-                or prev.group(1) in _NON_NAMES
                 or prev.group(1).lower() in _TASK_MODIFIER_STOP
+                or prev.group(1) in _NON_NAMES
+                and is_name_shaped(sentence[start : m.start(1) + len(word)].split()[0])
             ):
-                break
+                break  # a company or language opens a name of words ("Amazon Product
+                # Review"), not a coined one ("English ACE")
             start = prev.start(1)
             if sentence_start(sentence, start):
                 break
@@ -164,7 +166,8 @@ def headed_name_spans(sentence: str) -> list[tuple[int, int, str]]:
     return found
 
 
-_CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*) $")
+#: A capitalised word before a name, or a figure joined to one ("1-Billion Word").
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*|\d[\d.,]*-[A-Z][\w\-]*) $")
 #: A language pair written with two-letter codes ("EN-DE", "zh-en").
 _LANGUAGE_PAIR = re.compile(r"[A-Za-z]{2}-[A-Za-z]{2}")
 _CONNECTORS = {"of", "for", "to", "with", "in", "on", "via", "from"}

@@ -91,6 +91,11 @@ def test_is_proposal_context_stops_at_used_things():
         ("This dataset is large.", []),
         ("Images come from Google Images. Dataset construction is hard.", []),
         ("We use the EN-DE dataset and the English-French corpus.", []),
+        # a company, a language or a figure opens a name of words, not a coined one
+        ("On the Amazon Product Review datasets.", [("Amazon Product Review", "Dataset")]),
+        ("On the 1-Billion Word dataset.", [("1-Billion Word", "Dataset")]),
+        ("We annotate a German Sign Language dataset.", [("German Sign Language", "Dataset")]),
+        ("We run it on the English ACE corpus.", [("ACE", "Dataset")]),
     ],
 )
 def test_headed_name_spans(sentence, expected):
