@@ -172,13 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("wild-pool"))
     ap.add_argument("--rates", type=Path)
     ap.add_argument("--rescore", type=Path, metavar="JUDGED")
+    ap.add_argument("--seed", type=int, default=SEED, help=f"the draw's seed (default {SEED})")
     args = ap.parse_args(argv)
     if args.rates:
         rates(args.rates)
     elif args.rescore:
         rescore(args.rescore)
     elif args.pool:
-        pool(dict(p.split("=", 1) for p in args.pool), args.out)
+        pool(dict(p.split("=", 1) for p in args.pool), args.out, args.seed)
     else:
         ap.error("give --pool or --rates")
     return 0

@@ -17,6 +17,10 @@ from kg.extractors.trie import trie_regex, word_start_matches, word_start_regexe
 from kg.extractors.words import word_set
 
 _ADJECTIVES = word_set("evaluative_adjectives")
+#: The verbs of comparison_cues.txt ("outperform", "surpasses"), which precede what is beaten.
+_COMPARED = frozenset(
+    w for w in word_set("comparison_cues") if w.startswith(("outperform", "surpass", "beat"))
+)
 _TASK_MODIFIER_STOP = word_set("modifier_stops")
 #: Words before "task(s)"/"problem(s)" that say what kind of tasks, not which one
 #: ("natural language tasks", "downstream data tasks").
@@ -205,6 +209,8 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
             continue
         head = len(words) - 1
         first = modifiers_start(sentence, words, head, lead=named)
+        if _beaten(words, first):
+            continue
         if named and first < head and words[first][0].lower().endswith("ing"):
             first += 1  # "modeling math problems": a verb and its object, not a task name
         if named:
@@ -239,6 +245,14 @@ _BARE_GENERIC_HEADS = word_set("bare_generic_task_heads")
 #: The task heads and nouns as words of their own (a maximal run of letters and hyphens,
 #: leading hyphens aside), as ``_LOWER_WORD`` finds them in lowercased text.
 _TASK_WORD = word_start_regexes(trie_regex(TASK_HEADS | _TASK_NOUNS) + r"(?![a-z\-])", "a-z")
+
+
+def _beaten(words, first):
+    """Whether the phrase from ``words[first]`` is what a result beats ("outperform random
+    selection"; the verb before it or, kept as a modifier, its first word): no task."""
+    before = words[first - 1][0].lower() if 0 < first <= len(words) else ""
+    opening = words[first][0].lower() if first < len(words) else ""
+    return before in _COMPARED or opening.startswith(("outperform", "surpass"))
 
 
 def _task_words(lowered):

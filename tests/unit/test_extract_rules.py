@@ -182,7 +182,8 @@ def test_phrase_type(phrase, kind):
         # an adverb's adjective describes the problem ("computationally intensive")
         ("It solves computationally intensive M-estimation problems.", []),
         ("We study strongly variationally coherent optimization problems.", []),
-        ("They consistently outperform random data selection.", [("random data selection", False)]),
+        ("They consistently outperform random data selection.", []),  # what is beaten
+        ("It outperforms the baselines on this task.", []),
         # but a focusing adverb points at the name, and some adverbs are part of it
         (
             "namely unconditional language generation",
