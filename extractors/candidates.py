@@ -36,6 +36,7 @@ from kg.extractors.choose import (
     TITLE_CASE,
     Candidate,
 )
+from kg.extractors.compounds import compound_start
 from kg.extractors.kinds import (
     coined_type,
     long_form_type,
@@ -214,6 +215,10 @@ def _gazetteer_candidates(
             continue
         if means_a_method(text, start, end, entry, defined):
             found.append(method_sense_candidate(text, start, end, lexicon))
+            continue
+        opening = compound_start(text, start, entry.canonical) if entry.type == METHOD else None
+        if opening is not None:  # a variant the corpus names ("latent SVM")
+            found.append(Candidate(opening, end, METHOD, text[opening:end], LEXICON, entry=entry))
             continue
         modifier = paradigm_modifier(text, start) if entry.canonical in PARADIGMS else None
         if modifier is not None and not text.startswith(" (", end):

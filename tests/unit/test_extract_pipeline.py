@@ -567,3 +567,8 @@ def test_no_name_spans_two_sentences_glued_by_a_lost_space(nlp):
     names = {m.text for m in nlp(text)._.mentions}
     assert not any(".DMix" in name for name in names)
     assert "Last.FM" in names
+
+
+def test_a_known_compound_is_one_method_in_an_abstract(nlp):
+    mentions = nlp("We approximate the marginals with loopy belief propagation.")._.mentions
+    assert [(m.type, m.canonical) for m in mentions] == [("Method", "loopy belief propagation")]
