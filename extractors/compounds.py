@@ -16,6 +16,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
+from kg.extractors.terms import STOP_WORDS
 from kg.extractors.words import word_set
 
 COMPOUNDS_PATH = Path(str(files("kg.extractors.data"))) / "compounds.tsv"
@@ -25,17 +26,7 @@ MIN_PAPERS = 3
 _WORD_BEFORE = re.compile(r"(?<![\w\-.])([a-z][a-z0-9\-]*[a-z0-9]) $")
 #: Words that modify no name: function words, verbs, evaluative adjectives, and the
 #: learning settings that stay beside a method ("off-policy Q-learning" is Q-learning).
-_NOT_MODIFIERS = (
-    word_set("modifier_stops")
-    | word_set("evaluative_adjectives")
-    | word_set("leading_function_words")
-    | word_set("verb_signals")
-    | word_set("phrase_stops")
-    | word_set("subject_verbs")
-    | word_set("term_stops")
-    | word_set("term_function_words")
-    | word_set("paradigm_modifiers")
-)
+_NOT_MODIFIERS = STOP_WORDS | word_set("paradigm_modifiers")
 
 
 def modifier_before(text: str, start: int) -> str | None:

@@ -43,7 +43,8 @@ _METHOD_HEADS = word_set("method_heads")
 _METRIC_HEADS = word_set("metric_heads")
 _CONCEPT_HEADS = word_set("concept_heads")
 _GENERIC_HEADS = word_set("term_generic_heads")
-_STOPS = (
+#: Words no term holds (shared with :mod:`kg.extractors.compounds`).
+STOP_WORDS = (
     word_set("modifier_stops")
     | word_set("evaluative_adjectives")
     | word_set("leading_function_words")
@@ -167,8 +168,8 @@ def _word_class(word: str) -> int:
     """0: a boundary; 1: may stand inside a term; 2: may also open one; 3: may also head
     one (or 4: head only; 5: open only)."""
     if (
-        word in _STOPS
-        or singular(word) in _STOPS
+        word in STOP_WORDS
+        or singular(word) in STOP_WORDS
         or len(word) < 2
         or word.endswith("ly")
         and len(word) > 4

@@ -10,12 +10,12 @@ left out) and keeps those that MIN_PAPERS papers or more write, but for modifier
 many papers use as verbs and modifiers the lexicon knows as names, with a provenance line.
 """
 
-import argparse
 import datetime
 import json
 import sys
 from collections import Counter
-from pathlib import Path
+
+from mine_terms import corpus_records  # scripts/, beside this one
 
 from kg.extractors.compounds import COMPOUNDS_PATH, MIN_PAPERS, decide, format_compounds
 from kg.extractors.compounds import paper_compounds as compounds_of
@@ -24,26 +24,10 @@ from kg.extractors.nlp import build_nlp, load_lexicon_cached
 from kg.extractors.records import METHOD
 from kg.extractors.rules.context import outermost
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlists"
-UNSEEN = REPO / "bench" / "data" / "unseen-gold.jsonl"
-
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("inputs", nargs="*", type=Path)
-    parser.add_argument("-o", "--output", type=Path, default=COMPOUNDS_PATH)
-    args = parser.parse_args(argv)
-    inputs = args.inputs or sorted(CORPUS.glob("*.jsonl"))
-    held_out = {json.loads(line)["id"] for line in UNSEEN.read_text().splitlines() if line}
-    texts, left_out = [], 0
-    for path in inputs:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            if record.get("id") in held_out:
-                left_out += 1
-            elif record.get("text"):
-                texts.append(record["text"])
+    inputs, output, records, left_out = corpus_records(__doc__.split("\n")[0], COMPOUNDS_PATH, argv)
+    texts = [record["text"] for record in records]
     nlp, lexicon = build_nlp(), load_lexicon_cached()
     counts: Counter[str] = Counter()
     with nlp.select_pipes(disable=["paper_mentions"]):
@@ -67,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         "candidates": len(counts),
         "compounds": len(compounds),
     }
-    args.output.write_text(format_compounds(compounds, provenance), encoding="utf-8")
+    output.write_text(format_compounds(compounds, provenance), encoding="utf-8")
     print(json.dumps(provenance, indent=1), file=sys.stderr)
     return 0
 

@@ -25,24 +25,31 @@ CORPUS = REPO.parent / "shared" / "eval" / "external" / "paper-metadata-paperlis
 UNSEEN = REPO / "bench" / "data" / "unseen-gold.jsonl"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def corpus_records(description: str, default_output: Path, argv: list[str] | None):
+    """The command line's inputs (the paperlists corpus by default) and output, and the
+    records with a ``text`` that are not in the unseen gold set, with how many were."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("inputs", nargs="*", type=Path)
-    parser.add_argument("-o", "--output", type=Path, default=TERMS_PATH)
+    parser.add_argument("-o", "--output", type=Path, default=default_output)
     args = parser.parse_args(argv)
     inputs = args.inputs or sorted(CORPUS.glob("*.jsonl"))
     held_out = {json.loads(line)["id"] for line in UNSEEN.read_text().splitlines() if line}
-    stats, papers, left_out = TermStats(), 0, 0
+    records, left_out = [], 0
     for path in inputs:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             if record.get("id") in held_out:
                 left_out += 1
-                continue
-            if not record.get("text"):
-                continue
-            papers += 1
-            stats.merge(summarise(paper_terms(record["text"], record.get("title"))))
+            elif record.get("text"):
+                records.append(record)
+    return inputs, args.output, records, left_out
+
+
+def main(argv: list[str] | None = None) -> int:
+    inputs, output, records, left_out = corpus_records(__doc__.split("\n")[0], TERMS_PATH, argv)
+    stats, papers = TermStats(), len(records)
+    for record in records:
+        stats.merge(summarise(paper_terms(record["text"], record.get("title"))))
     lexicon = load_lexicon()
     decided = decide(stats)
     terms = [t for t in decided.values() if lexicon.lookup(t.form) is None]
@@ -59,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         "terms": len(terms),
         "by_type": dict(sorted(Counter(t.type for t in terms).items())),
     }
-    args.output.write_text(format_inventory(terms, provenance), encoding="utf-8")
+    output.write_text(format_inventory(terms, provenance), encoding="utf-8")
     print(json.dumps(provenance, indent=1), file=sys.stderr)
     return 0
 
