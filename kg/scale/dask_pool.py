@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 LOCAL = "local:"
 #: Batches in flight per worker: one running, one queued behind it, one on its way back.
 IN_FLIGHT_PER_WORKER = 3
+#: The Dask settings of the workers of a ``local:N`` cluster.
+NO_WORKER_PROFILE = {"distributed.worker.profile.enabled": False}
 #: Times a batch whose task raised is run again (a lost worker's tasks are run again by the
 #: scheduler, up to ``distributed.scheduler.allowed-failures`` times, whatever this says).
 RETRIES = 2
@@ -76,6 +78,7 @@ class DaskPool:
 
     def __init__(self, address: str) -> None:
         self._worker = worker_side()
+        import dask
         import distributed
 
         n = local_workers(address)
@@ -83,6 +86,10 @@ class DaskPool:
         self._stack = ExitStack()
         try:
             if n is not None:
+                # Workers sample their own stacks every 10 ms for the dashboard's profile
+                # by default: about a tenth of a build's time on two cores, for a view the
+                # build does not need (docs/benchmarks.md).
+                self._stack.enter_context(dask.config.set(NO_WORKER_PROFILE))
                 cluster = self._stack.enter_context(
                     distributed.LocalCluster(
                         n_workers=n,
