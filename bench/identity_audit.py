@@ -249,11 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="LABEL=GRAPH")
     ap.add_argument("--out", type=Path, default=Path("identity-pool"))
     ap.add_argument("--rates", type=Path)
+    ap.add_argument("--seed", type=int, default=SEED, help=f"the draw's seed (default {SEED})")
     args = ap.parse_args(argv)
     if args.rates:
         rates(args.rates)
     elif args.pool:
-        pool(dict(p.split("=", 1) for p in args.pool), args.out)
+        pool(dict(p.split("=", 1) for p in args.pool), args.out, args.seed)
     elif args.graph:
         G = load(args.graph)
         found = candidates(G)
