@@ -131,15 +131,28 @@ def same_sense(a: str, b: str) -> bool:
     False
     >>> same_sense("kernel CCA", "kernel canonical correlation analysis")
     True
+    >>> same_sense("multi-modal NER", "multimodal named entity recognition")
+    True
     """
     if _joined(a) == _joined(b):
         return True
     wa, wb = sense_words(a), sense_words(b)
+    if not wa or not wb:
+        return long_key(a) == long_key(b)
+    return _same_words(wa, wb) or _same_words(
+        sense_words(_UNHYPHENATED.sub("", a)), sense_words(_UNHYPHENATED.sub("", b))
+    )
+
+
+#: A hyphen inside a word ("multi-modal"), which one spelling writes and another does not.
+_UNHYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)
+
+
+def _same_words(wa: tuple[str, ...], wb: tuple[str, ...]) -> bool:
+    """:func:`same_sense` on the sense words of two long forms."""
     if len(wa) > len(wb):
         wa, wb = wb, wa
-    if not wa:
-        return long_key(a) == long_key(b)
-    if not spells_word(wa[0], wb[0]):
+    if not wa or not spells_word(wa[0], wb[0]):
         return False
     if len(wa) >= 3 and sorted(map(without_s, wa)) == sorted(map(without_s, wb)):
         return True  # the same words in another order
