@@ -26,6 +26,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
     True
     >>> opening_subject_span("Discovering splice sites is hard.")  # a gerund and its object
     (0, 24)
+    >>> opening_subject_span("Skip connection is a widely-used technique.") is None
+    True
     """
     words = [
         (m.group(0), m.start(), m.end()) for m in islice(_PLAIN_WORD.finditer(sentence, 0, 120), 7)
@@ -35,6 +37,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
         return None
     if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1] : words[i - 1][2]]):
         return None
+    if _NOT_A_PROBLEM.match(sentence, words[i][2]):
+        return None  # "Skip connection is a widely-used technique": a method, not a task
     phrase = words[:i]
     head = phrase[-1][0].lower()
     if (
@@ -56,6 +60,15 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
         ):
             return None
     return phrase[0][1], phrase[-1][2]
+
+
+#: What a predicate says of a technique rather than a problem: "is a (popular) technique",
+#: "are widely used by", within five words of the verb.
+_NOT_A_PROBLEM = re.compile(
+    r"(?:\s+[\w\-]+){0,5}?\s+(?:technique|method|algorithm|architecture|tool|component|"
+    r"mechanism|module|used|utili[sz]ed|employed|adopted)s?\b",
+    re.IGNORECASE,
+)
 
 
 def _plural(word: str) -> bool:

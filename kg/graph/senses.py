@@ -133,19 +133,31 @@ def same_sense(a: str, b: str) -> bool:
     True
     >>> same_sense("multi-modal NER", "multimodal named entity recognition")
     True
+    >>> same_sense("multi-resolution analysis", "Multimodal Review Analysis")
+    False
     """
     if _joined(a) == _joined(b):
         return True
     wa, wb = sense_words(a), sense_words(b)
     if not wa or not wb:
         return long_key(a) == long_key(b)
-    return _same_words(wa, wb) or _same_words(
-        sense_words(_UNHYPHENATED.sub("", a)), sense_words(_UNHYPHENATED.sub("", b))
-    )
+    return _same_words(wa, wb) or _same_words(_joined_as(a, wb), _joined_as(b, wa))
 
 
-#: A hyphen inside a word ("multi-modal"), which one spelling writes and another does not.
-_UNHYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])", re.IGNORECASE)
+#: A word with hyphens inside ("multi-modal").
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+
+
+def _joined_as(long_form: str, other: tuple[str, ...]) -> tuple[str, ...]:
+    """The sense words of ``long_form`` with each hyphenated word joined where ``other``
+    writes it as one word ("multi-modal" as "multimodal")."""
+    words = set(other)
+
+    def join(m: re.Match[str]) -> str:
+        joined = m.group(0).replace("-", "")
+        return joined if joined.casefold() in words else m.group(0)
+
+    return sense_words(_HYPHENATED.sub(join, long_form))
 
 
 def _same_words(wa: tuple[str, ...], wb: tuple[str, ...]) -> bool:
