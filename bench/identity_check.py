@@ -10,7 +10,7 @@ ends where it ends (a node with a long form, not a longer phrase around the defi
 is the short form itself. A resolved definition is a **violation** when such a node does not
 spell that long form: neither its long form, its name (or the long form in its "SHORT (long
 form)" name) nor, for a node the lexicon names, one of the entry's long names is a spelling
-of the definition (``kg.graph.senses.same_sense``: plural, hyphen, case, word-stem
+of the definition (``kg.graph.long_forms.same_sense``: plural, hyphen, case, word-stem
 variants), or the definition with words before it (the extraction may take "open-domain
 question answering" as the long form of "(QA)").
 
@@ -34,14 +34,8 @@ from kg.extractors.abbreviations import Abbreviation, find_abbreviations
 from kg.extractors.names import name_key, singular_short
 from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
 from kg.extractors.rules.sentences import mask_math
-from kg.graph.senses import (
-    lexicon_entry,
-    long_names,
-    same_sense,
-    sense_words,
-    shipped_lexicon,
-    spells_word,
-)
+from kg.graph.long_forms import same_sense, sense_words, spells_word
+from kg.graph.senses import lexicon_entry, long_names, shipped_lexicon
 from kg.store.graphfile import load_graph
 
 

@@ -5,8 +5,8 @@ cue counts), termhood (C-value) and a type for each term.
 The steps follow the corpus-wide pattern: :func:`summarise` one paper into a
 :class:`TermStats`, :meth:`TermStats.merge` any two, :func:`decide` the terms of the whole.
 A candidate is a run of two to :data:`MAX_WORDS` lower-case words between boundaries
-(stop words, function words, verbs, evaluative adjectives: the lists of ``data/words``),
-whose first word may open a noun phrase and whose last word may head one.
+(:data:`STOP_WORDS`: stop words, function words, verbs, evaluative adjectives) whose first
+word may open a noun phrase and whose last word may head one.
 """
 
 import math
@@ -43,7 +43,6 @@ _METHOD_HEADS = word_set("method_heads")
 _METRIC_HEADS = word_set("metric_heads")
 _CONCEPT_HEADS = word_set("concept_heads")
 _GENERIC_HEADS = word_set("term_generic_heads")
-#: Words no term holds (shared with :mod:`kg.extractors.compounds`).
 STOP_WORDS = (
     word_set("modifier_stops")
     | word_set("evaluative_adjectives")

@@ -7,8 +7,8 @@ import pytest
 
 from kg.extractors.lexicon import Entry, Lexicon
 from kg.extractors.records import Mention
+from kg.graph.long_forms import same_sense
 from kg.graph.resolve import Resolution, resolve_corpus
-from kg.graph.senses import same_sense
 
 
 def lexicon_of(*entries):
