@@ -47,7 +47,7 @@ from kg.extractors.kinds import (
 )
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import name_key, singular_short, task_canonical
-from kg.extractors.noise import blank, classified_noise, merge_spans, overlaps
+from kg.extractors.noise import blank, classified_noise, glued_stops, merge_spans, overlaps
 from kg.extractors.placed import (
     means_a_method,
     method_sense_candidate,
@@ -129,14 +129,10 @@ def find_candidates(
     candidates = one_sense_per_abstract(text, candidates, lexicon)
     if noise:
         candidates = [c for c in candidates if not overlaps(noise, c.start, c.end)]
-    if _GLUED_SENTENCES.search(text):  # a PDF lost the space after a full stop
-        candidates = [c for c in candidates if not _GLUED_SENTENCES.search(text, c.start, c.end)]
+    glued = glued_stops(text)  # where a PDF lost the space after a full stop
+    if glued:
+        candidates = [c for c in candidates if not any(c.start + 2 <= g < c.end - 1 for g in glued)]
     return candidates
-
-
-#: Two sentences a PDF extraction glued together ("preferences.RLHF", "serially.Despite",
-#: "representation.DMix"): no name holds a full stop between a word and a capitalised one.
-_GLUED_SENTENCES = re.compile(r"[A-Za-z]{2}\.[A-Z][a-z]|\b[a-z]{2,}\.[A-Z]")
 
 
 def _abbreviation_candidates(

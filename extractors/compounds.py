@@ -22,8 +22,10 @@ from kg.extractors.words import word_set
 COMPOUNDS_PATH = Path(str(files("kg.extractors.data"))) / "compounds.tsv"
 #: A compound is one that at least this many papers write.
 MIN_PAPERS = 3
-#: The word right before a name: lowercase letters, digits and inner hyphens.
-_WORD_BEFORE = re.compile(r"(?<![\w\-.])([a-z][a-z0-9\-]*[a-z0-9]) $")
+#: Brackets and quotes that may open the word before a name ("“graphical lasso”").
+_OPENINGS = "([{<\"'\u201c\u2018\u00ab*_"
+#: A word that may modify a name: lowercase letters, digits and inner hyphens.
+_PLAIN_WORD = re.compile(r"[a-z][a-z0-9\-]*[a-z0-9]")
 #: Words that modify no name: function words, verbs, evaluative adjectives, and the
 #: learning settings that stay beside a method ("off-policy Q-learning" is Q-learning).
 _NOT_MODIFIERS = STOP_WORDS | word_set("paradigm_modifiers")
@@ -38,10 +40,11 @@ def modifier_before(text: str, start: int) -> str | None:
     >>> modifier_before(s, s.index("belief")), modifier_before(s, s.rindex("belief"))
     ('loopy', None)
     """
-    m = _WORD_BEFORE.search(text, max(0, start - 40), start)
-    if m is None:
+    if text[start - 1 : start] != " ":
         return None
-    word = m.group(1)
+    word = text[text.rfind(" ", 0, start - 1) + 1 : start - 1].lstrip(_OPENINGS)
+    if not _PLAIN_WORD.fullmatch(word):
+        return None
     if len(word) < 3 or word in _NOT_MODIFIERS or word.endswith(("ly", "ed", "ing", "s")):
         return None
     return word
@@ -72,7 +75,9 @@ def paper_compounds(text: str, names: Iterable[tuple[int, str]]) -> Counter[str]
 def _opens_name(text: str, at: int) -> bool:
     """Whether a modifier at ``at`` opens its name: no other modifier and no capitalised
     word (but a sentence's first) stands right before it."""
-    return modifier_before(text, at) is None and _NAME_BEFORE.search(text, 0, at) is None
+    return (
+        modifier_before(text, at) is None and _NAME_BEFORE.search(text, max(0, at - 40), at) is None
+    )
 
 
 #: A capitalised word before, not opening a sentence.
@@ -128,7 +133,9 @@ def compound_start(
     12
     """
     word = modifier_before(text, start)
-    if word is None or _NAME_BEFORE.search(text, 0, start - len(word) - 1):
+    if word is None or _NAME_BEFORE.search(
+        text, max(0, start - len(word) - 41), start - len(word) - 1
+    ):
         return None  # "Stein variational gradient descent" goes on to the left
     known = load_compounds() if compounds is None else compounds
     return start - len(word) - 1 if f"{word} {canonical.lower()}" in known else None

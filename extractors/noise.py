@@ -308,3 +308,29 @@ def blank(text: str, spans: Sequence[Span]) -> str:
         at = end
     parts.append(text[at:])
     return "".join(parts)
+
+
+def glued_stops(text: str) -> list[int]:
+    """Where two sentences a PDF extraction glued together meet ("preferences.RLHF",
+    "serially.Despite", "representation.DMix"): a full stop between two letters and a
+    capitalised word, or after a lowercase word; no name holds one ("Last.FM" does).
+
+    >>> glued_stops("It helps.DMix and Last.FM and e.g.BERT")
+    [8]
+    """
+    return [m.start() for m in _STOP_BEFORE_CAPITAL.finditer(text) if _glued(text, m.start())]
+
+
+def _glued(text: str, stop: int) -> bool:
+    if not _GLUED_BEFORE.search(text, max(0, stop - 2), stop):
+        return False
+    return text[stop + 2 : stop + 3].islower() or bool(
+        _LOWER_WORD.search(text, max(0, stop - 60), stop)
+    )
+
+
+_STOP_BEFORE_CAPITAL = re.compile(r"\.(?=[A-Z])")
+#: Two letters right before the stop.
+_GLUED_BEFORE = re.compile(r"[A-Za-z]{2}$")
+#: A lowercase word of two letters or more right before the stop.
+_LOWER_WORD = re.compile(r"\b[a-z]{2,}$")
