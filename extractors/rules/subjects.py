@@ -37,8 +37,6 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
         return None
     if not 2 <= i <= 5 or not _PLAIN_PHRASE.fullmatch(sentence[words[0][1] : words[i - 1][2]]):
         return None
-    if _NOT_A_PROBLEM.match(sentence, words[i][2]):
-        return None  # "Skip connection is a widely-used technique": a method, not a task
     phrase = words[:i]
     head = phrase[-1][0].lower()
     if (
@@ -59,6 +57,8 @@ def opening_subject_span(sentence: str) -> tuple[int, int] | None:
             and not any(c.isupper() for c in word[1:])
         ):
             return None
+    if _NOT_A_PROBLEM.match(sentence, words[i][2]):
+        return None  # "Skip connection is a widely-used technique": a method, not a task
     return phrase[0][1], phrase[-1][2]
 
 
