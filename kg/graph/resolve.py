@@ -219,8 +219,8 @@ def _renamed(m: Mention, names: dict[Group, str], long_forms: dict[Group, str]) 
 
 def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Mention]:
     """One paper's mentions with their corpus-wide senses (before display names): a
-    definition names its sense, a
-    bare short form follows the paper's own definition or the sense decided for it, and a
+    definition names its sense, a bare short form follows the paper's own definition, else
+    the one sense whose long form the paper writes, else the sense decided for it, and a
     defined long form written alone becomes its short form."""
     own: dict[str, Mention] = {}  # each short form the paper defines: its defining mention
     defined: dict[int, Mention] = {}
@@ -249,8 +249,10 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
         if bare is not None and bare in own:
             out.append(_as_own(m, own[bare]))
         elif bare is not None and bare in table.by_short:
-            context = senses.context_of(mentions) if context is None else context
-            sense = table.bare_sense(bare, context - {m.canonical})
+            sense = _written_sense(bare, mentions, table)
+            if sense is None:
+                context = senses.context_of(mentions) if context is None else context
+                sense = table.bare_sense(bare, context - {m.canonical})
             out.append(_as_bare(m, sense))
         elif not m.long_form and (m.type, _long_key(m.canonical)) in table.long_to_sense:
             sense = table.long_to_sense[(m.type, _long_key(m.canonical))]
@@ -280,6 +282,22 @@ def _hidden_definition(
             return _as_own(m, _replace(other, long_form=other.long_form or long_form))
     defined = _replace(m, long_form=long_form, aliases=tuple(sorted({*m.aliases, long_form})))
     return _as_defined(defined, table.hidden_sense(m.text, long_form, m.type))
+
+
+def _written_sense(
+    short: str, mentions: Sequence[Mention], table: senses.Senses
+) -> senses.Sense | None:
+    """The one sense of a bare ``short`` whose long form the paper writes out on its own
+    ("We learn a Markov Network ... the full MN structure"), if there is one."""
+    names = {sense.name for sense in table.by_short[short]}
+    written = {
+        sense.name: sense
+        for n in mentions
+        if not n.long_form
+        and (sense := table.long_to_sense.get((n.type, _long_key(n.canonical)))) is not None
+        and sense.name in names
+    }
+    return next(iter(written.values())) if len(written) == 1 else None
 
 
 def _needs(mentions: Iterable[Mention]) -> set[Need]:

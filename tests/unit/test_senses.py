@@ -213,6 +213,23 @@ def test_a_commonest_sense_decides_only_when_it_clearly_dominates():
     }
 
 
+def test_a_bare_use_follows_the_sense_whose_long_form_its_paper_writes():
+    senses = [
+        ("a0", [defined("Method", "Markov networks", "MN")]),
+        ("a1", [defined("Method", "memory networks", "MN")]),
+    ]
+    writes = [
+        (
+            "b0",
+            [m("Method", "Markov Network", "Markov Network", "title-case"), bare("Method", "MN")],
+        )
+    ]
+    alone = [("c0", [bare("Method", "MN")])]
+    got = named(resolve_corpus(senses + writes + alone, lexicon=LEXICON))
+    assert got["b0"] == {("Method", "MN (Markov networks)", "Markov networks")}
+    assert got["c0"] == {("Method", "MN", None)}  # nothing decides: its own node
+
+
 def test_a_definition_the_extraction_kept_only_in_a_sentence_still_wins():
     paper = [
         known("Method", "Value iteration", "value iteration"),
