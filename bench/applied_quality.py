@@ -44,7 +44,10 @@ KEY = DATA / "applied-key.jsonl"
 #: the build at fe349ee with 20 of round 3's (``d23f5b9-control``).
 ROUNDS = (
     (KEY, JUDGMENTS),
-    *((DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl") for n in (2, 3, 4)),
+    *(
+        (DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl")
+        for n in (2, 3, 4, 5)
+    ),
 )
 
 
