@@ -18,6 +18,7 @@ from kg.extractors.records import Mention, PaperRecord
 from kg.files import atomic_output
 from kg.graph.resolve import resolve_corpus
 from kg.schema import SCORED_TYPES, content_hash, paper_key
+from kg.store.graphfile import paused_gc
 
 
 def paper_record(record: PaperRecord, mentions: Iterable[Mention]) -> dict[str, Any]:
@@ -62,7 +63,8 @@ def extract_records(
         detail = f": {problems[0]}" if problems else ""
         raise InputError(f"no paper could be read from the inputs{detail}")
     keys = [paper_key(r.abstract, r.external_id) for r, _ in pairs]
-    resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs, strict=True)])
+    with paused_gc():  # Counters and mentions by the hundred thousand, no cycles
+        resolved = resolve_corpus([(k, ms) for k, (_, ms) in zip(keys, pairs, strict=True)])
     return [(r, ms) for (r, _), (_, ms) in zip(pairs, resolved, strict=True)]
 
 
@@ -76,7 +78,7 @@ def extract_to_jsonl(
 ) -> int:
     """Write one record per paper to ``output`` atomically; returns the number of papers."""
     pairs = extract_records(inputs, format=format, workers=workers, problems=problems)
-    with atomic_output(output, "the extraction records") as fh:
+    with atomic_output(output, "the extraction records") as fh, paused_gc():
         for record, mentions in pairs:
             fh.write(json.dumps(paper_record(record, mentions), ensure_ascii=False) + "\n")
     return len(pairs)
