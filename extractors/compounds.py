@@ -75,9 +75,12 @@ def paper_compounds(text: str, names: Iterable[tuple[int, str]]) -> Counter[str]
 def _opens_name(text: str, at: int) -> bool:
     """Whether a modifier at ``at`` opens its name: no other modifier and no capitalised
     word (but a sentence's first) stands right before it."""
-    return (
-        modifier_before(text, at) is None and _NAME_BEFORE.search(text, max(0, at - 40), at) is None
-    )
+    return modifier_before(text, at) is None and not _name_before(text, at)
+
+
+def _name_before(text: str, at: int) -> bool:
+    """Whether a capitalised word that does not open a sentence stands right before ``at``."""
+    return _NAME_BEFORE.search(text, max(0, at - 40), at) is not None
 
 
 #: A capitalised word before, not opening a sentence.
@@ -133,9 +136,10 @@ def compound_start(
     12
     """
     word = modifier_before(text, start)
-    if word is None or _NAME_BEFORE.search(
-        text, max(0, start - len(word) - 41), start - len(word) - 1
-    ):
+    if word is None:
+        return None
+    at = start - len(word) - 1
+    if _name_before(text, at):
         return None  # "Stein variational gradient descent" goes on to the left
     known = load_compounds() if compounds is None else compounds
-    return start - len(word) - 1 if f"{word} {canonical.lower()}" in known else None
+    return at if f"{word} {canonical.lower()}" in known else None

@@ -44,7 +44,9 @@ _ADJECTIVES = word_set("evaluative_adjectives")
 #: Nouns in -ly ("anomaly detection"), which other -ly words (adverbs) are not.
 _LY_NOUNS = word_set("ly_nouns")
 _NAMING_ADVERBS = word_set("naming_adverbs")
-_FOCUS_ADVERBS = word_set("focus_adverbs")
+#: Adverbs whose next word stays in a phrase: those naming ("weakly supervised") and those
+#: pointing at the phrase ("namely X").
+_KEPT_ADVERBS = _NAMING_ADVERBS | word_set("focus_adverbs")
 
 
 #: Words of size before "scale" or "dimensional".
@@ -131,7 +133,7 @@ def modifiers_start(
         first < head
         and first
         and is_adverb(words[first - 1][0])
-        and words[first - 1][0].lower() not in _FOCUS_ADVERBS | _NAMING_ADVERBS
+        and words[first - 1][0].lower() not in _KEPT_ADVERBS
         and sentence[words[first - 1][2] : words[first][1]] == " "
     ):
         first += 1  # "computationally intensive": the adverb's adjective describes, not names

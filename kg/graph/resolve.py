@@ -230,6 +230,7 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
             defined[i] = _as_defined(m, table.defined_sense(short, m.long_form))
             own.setdefault(name_key(short), defined[i])
     context: frozenset[str] | None = None
+    written: dict[str, senses.Sense] | None = None  # the senses whose long forms it writes
     said: str | None = None  # the paper's sentences that hold a mention
     out = []
     for i, m in enumerate(mentions):
@@ -249,7 +250,8 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
         if bare is not None and bare in own:
             out.append(_as_own(m, own[bare]))
         elif bare is not None and bare in table.by_short:
-            sense = _written_sense(bare, mentions, table)
+            written = _written_senses(mentions, table) if written is None else written
+            sense = _written_sense(bare, written, table)
             if sense is None:
                 context = senses.context_of(mentions) if context is None else context
                 sense = table.bare_sense(bare, context - {m.canonical})
@@ -284,20 +286,23 @@ def _hidden_definition(
     return _as_defined(defined, table.hidden_sense(m.text, long_form, m.type))
 
 
-def _written_sense(
-    short: str, mentions: Sequence[Mention], table: senses.Senses
-) -> senses.Sense | None:
-    """The one sense of a bare ``short`` whose long form the paper writes out on its own
-    ("We learn a Markov Network ... the full MN structure"), if there is one."""
-    names = {sense.name for sense in table.by_short[short]}
-    written = {
+def _written_senses(mentions: Sequence[Mention], table: senses.Senses) -> dict[str, senses.Sense]:
+    """{name: sense} of the senses whose long forms a paper writes out on its own."""
+    return {
         sense.name: sense
         for n in mentions
         if not n.long_form
         and (sense := table.long_to_sense.get((n.type, _long_key(n.canonical)))) is not None
-        and sense.name in names
     }
-    return next(iter(written.values())) if len(written) == 1 else None
+
+
+def _written_sense(
+    short: str, written: dict[str, senses.Sense], table: senses.Senses
+) -> senses.Sense | None:
+    """The one sense of a bare ``short`` whose long form the paper writes out on its own
+    ("We learn a Markov Network ... the full MN structure"), if there is one."""
+    names = [sense.name for sense in table.by_short[short] if sense.name in written]
+    return written[names[0]] if len(set(names)) == 1 else None
 
 
 def _needs(mentions: Iterable[Mention]) -> set[Need]:
