@@ -5,7 +5,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -90,27 +90,37 @@ def cmd_build(args: argparse.Namespace) -> int:
     return rc
 
 
-def preparing(G: "nx.MultiDiGraph", path: str, progress: bool) -> Callable[[bool], None]:
-    """Prepare the embedded engine's cache of the graph about to be saved, so the first kg
-    query or kg cypher starts from it; an engine that cannot start costs only that speed."""
-    from kg.query.engine_cache import preparing
+class _Preparing:
+    """The embedded engine's cache of the graph a build is saving (``saving`` of
+    :func:`kg.graph.build.build`), so the first kg query or kg cypher starts from it; an
+    engine that cannot start or load costs only that speed, told in one warning."""
 
-    def no_cache(exc: KgError) -> None:
+    def __init__(self, G: "nx.MultiDiGraph", path: str, progress: bool) -> None:
+        from kg.query.engine_cache import Preparing, preparing
+
+        self._cache: Preparing | None = None
+        try:
+            self._cache = preparing(G, path, progress=progress)
+        except KgError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: KgError) -> None:
+        self._cache = None
         warn(f"the first query will load the graph itself: {exc}")
 
-    try:
-        finish = preparing(G, path, progress=progress)
-    except KgError as exc:
-        no_cache(exc)
-        return lambda saved: None
+    def complete(self, G: "nx.MultiDiGraph", rel_types: Collection[str]) -> None:
+        if self._cache is not None:
+            try:
+                self._cache.complete(G, rel_types)
+            except KgError as exc:
+                self._failed(exc)
 
-    def finished(saved: bool) -> None:
-        try:
-            finish(saved)
-        except KgError as exc:
-            no_cache(exc)
-
-    return finished
+    def __call__(self, saved: bool) -> None:
+        if self._cache is not None:
+            try:
+                self._cache(saved)
+            except KgError as exc:
+                self._failed(exc)
 
 
 def _build(
@@ -132,7 +142,7 @@ def _build(
             strict=args.strict,
             pool=pool,
             identity=args.identity,
-            saving=lambda G, path: preparing(G, path, progress),
+            saving=lambda G, path: _Preparing(G, path, progress),
             **wait_options(args),
         )
     for problem in report.problems:

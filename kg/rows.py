@@ -31,7 +31,7 @@ NodeColumns(kind='Paper', keys=['paper:a'], values={'sources': [['x#1']], 'title
 {'score': [0.9]}
 """
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from itertools import repeat
 from operator import methodcaller
 from typing import TYPE_CHECKING, NamedTuple
@@ -190,9 +190,11 @@ def node_columns(G: "nx.MultiDiGraph") -> list[NodeColumns]:
     return columns
 
 
-def relationship_columns(G: "nx.MultiDiGraph") -> list[RelationshipColumns]:
+def relationship_columns(
+    G: "nx.MultiDiGraph", *, types: Collection[str] | None = None
+) -> list[RelationshipColumns]:
     """:func:`relationship_rows` as columns, groups in the order they first appear (as
-    :func:`by_group`)."""
+    :func:`by_group`); only the relationships of ``types``, if given."""
     kind_of = {key: attrs.get("kind") for key, attrs in node_attrs(G).items()}
     allowed = {(rel_type, *ends) for rel_type, pairs in REL_ENDPOINTS.items() for ends in pairs}
     groups: dict[tuple[str, str, str], tuple[list[str], list[str], list[dict]]] = {}
@@ -201,6 +203,8 @@ def relationship_columns(G: "nx.MultiDiGraph") -> list[RelationshipColumns]:
         for end, by_type in targets.items():
             end_kind = kind_of[end]
             for rel_type, attrs in by_type.items():
+                if types is not None and rel_type not in types:
+                    continue
                 name = (rel_type, start_kind, end_kind)
                 group = groups.get(name)  # type: ignore[arg-type]
                 if group is None:

@@ -4,10 +4,11 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import Protocol
 
 import networkx as nx
 from tqdm import tqdm
@@ -32,7 +33,7 @@ from kg.graph.papers import (
 )
 from kg.graph.people import decide
 from kg.graph.rekey import apply_people, identity_summary
-from kg.graph.related import TextPart, add_similar_edges
+from kg.graph.related import TextPart, add_similar_edges, remove_similar_edges
 from kg.graph.resolve import Resolution, resolve_corpus
 from kg.graph.similar import Settings
 from kg.lock import DEFAULT_WAIT, graph_lock
@@ -186,6 +187,7 @@ def build_graph(
     pool: Pool | None = None,
     overrides: Overrides | None = None,
     related: int = Settings.k,
+    unrelated: Callable[[nx.MultiDiGraph], None] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Read ``inputs`` into ``graph`` (a new one by default); return (graph, BuildReport).
 
@@ -194,6 +196,8 @@ def build_graph(
     (a WorkerPool, a DaskPool), does the extraction instead of ``workers``.
     Author identity is decided last, over the whole graph, with the user's ``overrides``;
     each paper points to its ``related`` most related papers (SIMILAR_TO).
+    ``unrelated(G)``, if given, is called with the graph complete but for its SIMILAR_TO
+    relationships, while related papers are still being found.
     """
     started = time.perf_counter()
     G = new_graph() if graph is None else graph
@@ -221,10 +225,23 @@ def build_graph(
         )
         set_coauthor_counts(G, authors)
         steps.start("finding related papers")
+        if unrelated is not None:
+            remove_similar_edges(G)
+            unrelated(G)
         add_similar_edges(G, settings=settings, text=text.result(G))
     steps.done()
     report.seconds = time.perf_counter() - started
     return G, report
+
+
+class Saving(Protocol):
+    """What the ``saving`` hook of :func:`build` returns."""
+
+    def complete(self, G: nx.MultiDiGraph, rel_types: Collection[str]) -> None:
+        """``G`` now holds its relationships of ``rel_types`` too."""
+
+    def __call__(self, saved: bool) -> None:
+        """The file is saved (True), or could not be (False)."""
 
 
 def _loaded(
@@ -259,7 +276,7 @@ def build(
     related: int = Settings.k,
     wait: float = DEFAULT_WAIT,
     waiting: Callable[[str], None] | None = None,
-    saving: Callable[[nx.MultiDiGraph, str], Callable[[bool], None]] | None = None,
+    saving: Callable[[nx.MultiDiGraph, str], "Saving"] | None = None,
 ) -> tuple[nx.MultiDiGraph, BuildReport]:
     """Build into the graph file ``output`` (adding to it unless ``fresh``) and save it.
 
@@ -272,10 +289,11 @@ def build(
     The build holds the graph's lock (``GRAPH.lock``) from its load to its save: while
     another process's build of ``output`` runs, this one waits up to ``wait`` seconds
     (``waiting`` gets one line as it starts to), then adds to that build's result; or it
-    raises Locked. ``saving(G, path)``, if given, is called under the lock just before the
-    file is saved; what it returns is called with True once the file is saved, or with False
-    if it could not be (the ``kg build`` command has the embedded engine load the graph
-    meanwhile).
+    raises Locked. ``saving(G, path)``, if given, is called under the lock once the graph is
+    complete but for its SIMILAR_TO relationships, while related papers are found; what it
+    returns (a :class:`Saving`) is told when they are in the graph, then called with True
+    once the file is saved, or with False if it could not be (the ``kg build`` command has
+    the embedded engine load the graph meanwhile).
     Raises InputError when nothing could be read, when the override file is bad, or
     (``strict``) when anything was bad; the file is then left as it was.
     """
@@ -285,45 +303,55 @@ def build(
     overrides = read_overrides(identity if identity is not None else identity_file(output))
     with graph_lock(output, wait=wait, waiting=waiting):
         adding = os.path.exists(output) and not fresh
-        # Adding: the workers import spaCy and build the pipeline while the graph loads.
-        with WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool) as pool:
-            steps = Steps(progress and adding)
-            steps.start(f"loading {os.fspath(output)}")
-            G, mentions = _loaded(output, strict=strict) if adding else (None, {})
-            steps.done()
-            with paused_gc():
-                G, report = build_graph(
-                    inputs,
-                    graph=G,
-                    mentions=mentions,
-                    format=format,
-                    workers=workers,
-                    reingest=reingest,
-                    progress=progress,
-                    pool=pool,
-                    overrides=overrides,
-                    related=related,
-                )
-        if report.records == 0:
-            detail = f": {report.problems[0]}" if report.problems else ""
-            raise InputError(f"no paper could be read from the inputs{detail}")
-        if strict and report.problems:
-            raise InputError(
-                f"{len(report.problems)} bad input(s) and --strict given; "
-                f"first: {report.problems[0]}"
-            )
-        steps = Steps(progress)
-        steps.start(f"saving {os.fspath(output)}")
-        finish = saving(G, os.fspath(output)) if saving is not None else None
+        finish: list[Saving] = []  # what saving returned, once called
+
+        def start_saving(G: nx.MultiDiGraph) -> None:
+            if saving is not None:
+                finish.append(saving(G, os.fspath(output)))
+
         try:
+            # Adding: the workers import spaCy and build the pipeline while the graph loads.
+            with (
+                WorkerPool(max(workers, 1)) if adding and pool is None else nullcontext(pool)
+            ) as pool:
+                steps = Steps(progress and adding)
+                steps.start(f"loading {os.fspath(output)}")
+                G, mentions = _loaded(output, strict=strict) if adding else (None, {})
+                steps.done()
+                with paused_gc():
+                    G, report = build_graph(
+                        inputs,
+                        graph=G,
+                        mentions=mentions,
+                        format=format,
+                        workers=workers,
+                        reingest=reingest,
+                        progress=progress,
+                        pool=pool,
+                        overrides=overrides,
+                        related=related,
+                        unrelated=None if saving is None else start_saving,
+                    )
+            if report.records == 0:
+                detail = f": {report.problems[0]}" if report.problems else ""
+                raise InputError(f"no paper could be read from the inputs{detail}")
+            if strict and report.problems:
+                raise InputError(
+                    f"{len(report.problems)} bad input(s) and --strict given; "
+                    f"first: {report.problems[0]}"
+                )
+            steps = Steps(progress)
+            steps.start(f"saving {os.fspath(output)}")
+            for prepared in finish:
+                prepared.complete(G, (S.SIMILAR_TO,))
             with paused_gc():
                 report.graph_path = save_graph(G, output, mentions=mentions)
         except BaseException:
-            if finish is not None:
-                finish(False)
+            for prepared in finish:
+                prepared(False)
             raise
         steps.done()
-        if finish is not None:
-            finish(True)
+        for prepared in finish:
+            prepared(True)
     report.seconds = time.perf_counter() - started
     return G, report

@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
@@ -272,14 +272,15 @@ class EmbeddedEngine:
         """Run a query that changes the engine's graph (loading only; never user input)."""
         self.graph.query(cypher, params or {})
 
-    def bulk(self, commands: list[BulkCommand]) -> None:
-        """Run ``GRAPH.BULK`` commands (:mod:`kg.query.load`) on an empty graph."""
+    def bulk(self, commands: list[BulkCommand], *, begin: bool = True) -> None:
+        """Run ``GRAPH.BULK`` commands (:mod:`kg.query.load`) on an empty graph (or, ``begin``
+        False, on the graph that earlier commands began)."""
         for i, command in enumerate(commands):
-            begin = ["BEGIN"] if i == 0 else []
+            opening = ["BEGIN"] if i == 0 and begin else []
             reply = self.db.connection.execute_command(
                 "GRAPH.BULK",
                 GRAPH_NAME,
-                *begin,
+                *opening,
                 command.nodes,
                 command.relationships,
                 len(command.node_tokens),
@@ -341,12 +342,26 @@ def load_into(engine: "EmbeddedEngine", G: "nx.MultiDiGraph") -> None:
     send_commands(engine, graph_commands(G))
 
 
-def graph_commands(G: "nx.MultiDiGraph") -> list[BulkCommand]:
-    """``G``'s columns (:mod:`kg.rows`) as bulk-load commands."""
+def graph_commands(
+    G: "nx.MultiDiGraph", *, numbers: dict[str, int] | None = None
+) -> list[BulkCommand]:
+    """``G``'s columns (:mod:`kg.rows`) as bulk-load commands; ``numbers``, if given, gets
+    each node's number (for :func:`relationship_commands`)."""
     from kg.store.graphfile import paused_gc
 
     with paused_gc():  # millions of small objects, no cycles
-        return column_commands(node_columns(G), relationship_columns(G))
+        return column_commands(node_columns(G), relationship_columns(G), numbers=numbers)
+
+
+def relationship_commands(
+    G: "nx.MultiDiGraph", types: Collection[str], numbers: dict[str, int]
+) -> list[BulkCommand]:
+    """Bulk-load commands of ``G``'s relationships of ``types`` alone, to follow the
+    :func:`graph_commands` of ``G`` before it had them (which filled ``numbers``)."""
+    from kg.store.graphfile import paused_gc
+
+    with paused_gc():
+        return column_commands([], relationship_columns(G, types=types), numbers=numbers)
 
 
 def open_graph(G: "nx.MultiDiGraph", *, timeout: float = QUERY_TIMEOUT) -> EmbeddedEngine:

@@ -10,8 +10,8 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +25,9 @@ from kg.query.engine import (
     graph_commands,
     one_line,
     open_graph,
+    relationship_commands,
 )
-from kg.query.load import BulkCommand, send_commands
+from kg.query.load import index_keys
 from kg.terminal import safe_text
 
 if TYPE_CHECKING:
@@ -133,17 +134,17 @@ def prepare(G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bo
 
 def preparing(
     G: "nx.MultiDiGraph", graph_path: str | os.PathLike, *, progress: bool = False
-) -> Callable[[bool], None]:
+) -> "Preparing":
     """Start saving the engine cache of ``G``, the graph about to be saved to ``graph_path``,
-    so that the first query after a build starts from it instead of loading the graph;
-    return the function to call with True once the file is saved (False if it could not
-    be): it waits for the cache and stamps it with that file, or drops it.
+    so that the first query after a build starts from it instead of loading the graph.
 
-    The server starts while the graph becomes bulk-load commands, and loads them and saves
-    its database while the caller saves the graph file. The ``kg build`` command has
-    :func:`kg.graph.build.build` do this under the graph's lock; the bulk load gives the
-    same database from ``G`` as from the file. With ``progress``, one stderr line says so,
-    with where the cache goes, once the file is saved."""
+    The server starts while the graph becomes bulk-load commands, and loads them while the
+    caller finishes the graph (:meth:`Preparing.complete`) and saves the file; then
+    the caller calls the :class:`Preparing` with True once the file is saved (False if it
+    could not be): it waits for the cache and stamps it with that file, or drops it. The
+    ``kg build`` command has :func:`kg.graph.build.build` do this under the graph's lock;
+    the bulk load gives the same database from ``G`` as from the file. With ``progress``,
+    one stderr line says so, with where the cache goes, once the file is saved."""
     directory = cache_dir(graph_path)
     what = f"another kg process caching {os.fspath(graph_path)}"
     stack = contextlib.ExitStack()
@@ -154,32 +155,72 @@ def preparing(
         # The server is a child of this pool's thread, which outlives its use.
         pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
         starting = pool.submit(EmbeddedEngine)
-        commands = graph_commands(G)
+        numbers: dict[str, int] = {}
+        commands = graph_commands(G, numbers=numbers)
         engine = stack.enter_context(starting.result())
-        loading = pool.submit(_load_and_save, engine, commands, directory)
+        loading = pool.submit(engine.bulk, commands)
     except BaseException:
         stack.close()
         raise
+    return Preparing(graph_path, stack, pool, engine, numbers, [loading], progress=progress)
 
-    def finish(saved: bool) -> None:
-        if not saved:  # closing the engine ends the load under way
-            stack.close()
+
+class Preparing:
+    """An engine cache being saved (:func:`preparing`): its server loading the graph."""
+
+    def __init__(
+        self,
+        graph_path: str | os.PathLike,
+        stack: contextlib.ExitStack,
+        pool: ThreadPoolExecutor,
+        engine: EmbeddedEngine,
+        numbers: dict[str, int],
+        loads: list[Future[None]],
+        *,
+        progress: bool,
+    ) -> None:
+        self._graph_path, self._stack, self._pool = graph_path, stack, pool
+        self._engine, self._numbers, self._loads = engine, numbers, loads
+        self._progress = progress
+        self._directory = cache_dir(graph_path)
+        self._saving: Future[Exception | None] | None = None
+
+    def complete(self, G: "nx.MultiDiGraph", rel_types: Collection[str]) -> None:
+        """``G`` is complete: load its relationships of ``rel_types`` too (it had none when
+        the cache was started), then index the keys and save the database, while the caller
+        saves the file. A failure drops the cache before it is raised."""
+        try:
+            commands = relationship_commands(G, rel_types, self._numbers)
+            if commands:
+                self._loads.append(self._pool.submit(self._engine.bulk, commands, begin=False))
+            self._saving = self._pool.submit(_index_and_save, self._engine, self._directory)
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def __call__(self, saved: bool) -> None:
+        """Wait for the cache and stamp it with the file just saved (``saved`` True), or drop
+        it (False: closing the engine ends the load under way)."""
+        if not saved:
+            self._stack.close()
             return
+        directory = self._directory
         start = time.monotonic()
-        if progress:
+        if self._progress:
             shown = safe_text(os.path.abspath(directory), keep="")
             sys.stderr.write(f"preparing the embedded Cypher engine ({shown}{os.sep}) ...")
             sys.stderr.flush()
         try:
-            with stack:
-                failure = loading.result() or _stamp(graph_path, graph_stamp(graph_path))
+            with self._stack:
+                for load in self._loads:
+                    load.result()
+                saving = self._saving or self._pool.submit(_index_and_save, self._engine, directory)
+                failure = saving.result() or _stamp(self._graph_path, graph_stamp(self._graph_path))
                 if failure is not None:
                     _not_saved(directory, failure, "the first query loads the graph")
         finally:
-            if progress:
+            if self._progress:
                 sys.stderr.write(f" {time.monotonic() - start:.1f} s\n")
-
-    return finish
 
 
 def _save_cache(
@@ -193,12 +234,10 @@ def _save_cache(
         _not_saved(directory, failure, what)
 
 
-def _load_and_save(
-    engine: EmbeddedEngine, commands: list[BulkCommand], directory: str
-) -> Exception | None:
-    """Bulk-load ``commands`` into the empty ``engine`` and save its database in the cache
+def _index_and_save(engine: EmbeddedEngine, directory: str) -> Exception | None:
+    """Index the bulk-loaded ``engine``'s keys and save its database in the cache
     ``directory``; what kept it from being saved, if anything."""
-    send_commands(engine, commands)
+    index_keys(engine)
     return _save_rdb(engine, directory)
 
 

@@ -63,7 +63,7 @@ class Engine(Protocol):
 
     def write(self, cypher: str, params: dict | None = None) -> None: ...
 
-    def bulk(self, commands: list[BulkCommand]) -> None: ...
+    def bulk(self, commands: list[BulkCommand], *, begin: bool = True) -> None: ...
 
 
 def pack_value(value: Value | None) -> bytes:
@@ -173,16 +173,18 @@ def bulk_commands(
     relationships: list[RelationshipColumns],
     *,
     max_bytes: int = MAX_COMMAND_BYTES,
+    numbers: dict[str, int] | None = None,
 ) -> list[BulkCommand]:
     """The graph's columns (:mod:`kg.rows`) as ``GRAPH.BULK`` commands for an empty graph.
 
     Nodes go by kind (kinds sorted), each kind by key; relationships by type (sorted), then
     by the kinds they join, each group by start and end node. So the commands depend on the
     graph alone, not on the order it was built or loaded in. :class:`Unpackable` if a value
-    cannot go.
+    cannot go. ``numbers``, if given, gets each node's number; commands of relationships
+    alone (no ``nodes``) that follow earlier ones take their ends' numbers from it.
     """
     tokens: list[tuple[bool, int, bytes]] = []  # (is a node token, rows, token)
-    number: dict[str, int] = {}
+    number: dict[str, int] = {} if numbers is None else numbers
     for group in sorted(nodes, key=lambda g: g.kind):
         header = token_header(node_labels(group.kind), ["key", *group.values])
         order = sorted(range(len(group.keys)), key=group.keys.__getitem__)
@@ -197,8 +199,7 @@ def bulk_commands(
     width = len(number)
     for rels in sorted(relationships, key=lambda g: (g.type, g.start_kind, g.end_kind)):
         header = token_header(rel_type(rels.type), list(rels.values))
-        starts = list(map(number.__getitem__, rels.starts))
-        ends_ = list(map(number.__getitem__, rels.ends))
+        starts, ends_ = _numbered(number, rels.starts), _numbered(number, rels.ends)
         pair = [start * width + end for start, end in zip(starts, ends_, strict=True)]
         order = sorted(range(len(pair)), key=pair.__getitem__)
         ends = list(map(_ENDS, _permuted(starts, order), _permuted(ends_, order)))
@@ -206,6 +207,17 @@ def bulk_commands(
         for count, token in _tokens(header, fields, max_bytes):
             tokens.append((False, count, token))
     return _commands(tokens, max_bytes)
+
+
+def _numbered(number: dict[str, int], keys: list[str]) -> list[int]:
+    """The numbers of the nodes ``keys``; :class:`Unpackable` for a key holding NUL that was
+    numbered cleaned (in earlier commands), KgError for a node not sent."""
+    try:
+        return list(map(number.__getitem__, keys))
+    except KeyError as exc:
+        if "\x00" in exc.args[0]:
+            raise Unpackable("a string holds NUL") from None
+        raise KgError(f"relationship end {exc.args[0]!r} is no node of the graph") from None
 
 
 def _permuted(column: Sequence, order: list[int]) -> list:
@@ -281,13 +293,16 @@ def without_nul(
 
 
 def column_commands(
-    nodes: list[NodeColumns], relationships: list[RelationshipColumns]
+    nodes: list[NodeColumns],
+    relationships: list[RelationshipColumns],
+    *,
+    numbers: dict[str, int] | None = None,
 ) -> list[BulkCommand]:
-    """The bulk commands of the graph's columns (:func:`bulk_commands`). A graph holding NUL
-    (which the bulk format cannot carry) is loaded with U+FFFD in its place, told in a
-    :class:`kg.errors.KgNote`."""
+    """The bulk commands of the graph's columns (:func:`bulk_commands`, ``numbers`` as
+    there). A graph holding NUL (which the bulk format cannot carry) is loaded with U+FFFD
+    in its place, told in a :class:`kg.errors.KgNote`."""
     try:
-        return bulk_commands(nodes, relationships)
+        return bulk_commands(nodes, relationships, numbers=numbers)
     except Unpackable as exc:
         if "NUL" not in str(exc):
             raise KgError(f"the embedded Cypher engine cannot load this graph: {exc}") from None
@@ -300,11 +315,19 @@ def column_commands(
             ),
             stacklevel=3,
         )
-        return bulk_commands(nodes, relationships)
+        if numbers is not None and nodes:
+            numbers.clear()  # numbered again, by the cleaned keys
+        return bulk_commands(nodes, relationships, numbers=numbers)
 
 
-def send_commands(engine: Engine, commands: list[BulkCommand]) -> None:
-    """Bulk-load ``commands`` into an empty engine, then index every label's ``key``."""
-    engine.bulk(commands)
+def send_commands(engine: Engine, commands: list[BulkCommand], *, begin: bool = True) -> None:
+    """Bulk-load ``commands`` into an empty engine (or, ``begin`` False, into the graph that
+    earlier commands began), then index every label's ``key``."""
+    engine.bulk(commands, begin=begin)
+    index_keys(engine)
+
+
+def index_keys(engine: Engine) -> None:
+    """Index every label's ``key`` (after the bulk load)."""
     for statement in key_schema_queries(constraints=False):
         engine.write(statement)

@@ -540,6 +540,25 @@ def test_a_cache_started_for_a_save_that_failed_is_of_no_file(graph_file, G):
     assert engine_cache.cached_rdb(graph_file) is not None
 
 
+def test_a_cache_completed_with_relationships_added_later_equals_one_loaded_at_once(
+    tmp_path, graph_file, G
+):
+    before = G.copy()
+    before.remove_edges_from([e for e in G.edges(keys=True) if e[2] == "AUTHORED"])
+    preparing = engine_cache.preparing(before, graph_file)
+    preparing.complete(G, ("AUTHORED",))
+    preparing(True)
+    assert engine_cache.cached_rdb(graph_file) is not None
+    queries = [
+        "MATCH (n) RETURN n.key AS key, labels(n) AS labels ORDER BY key",
+        "MATCH (a)-[r]->(b) RETURN a.key AS a, type(r) AS t, b.key AS b, properties(r) AS p "
+        "ORDER BY a, t, b",
+    ]
+    with open_graph(G) as whole, embedded_runner(graph_file) as cached:
+        assert [cached(q) for q in queries] == [whole(q) for q in queries]
+        assert any(row["t"] == "AUTHORED" for row in cached(queries[1]))
+
+
 def test_a_build_whose_save_fails_leaves_no_engine_cache(tmp_path, monkeypatch):
     from kg.cli import main
     from kg.errors import OutputError

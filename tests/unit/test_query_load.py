@@ -124,6 +124,27 @@ def test_nodes_are_numbered_by_kind_then_graph_order_and_sent_before_relationshi
         assert sum(map(len, command.node_tokens + command.relationship_tokens)) <= 120
 
 
+def test_relationships_sent_later_number_their_ends_as_the_nodes_sent_before():
+    G = mixed_graph()
+    numbers: dict[str, int] = {}
+    later = relationship_columns(G, types=("USES",))
+    first = bulk_commands(
+        node_columns(G), [g for g in relationship_columns(G) if g.type != "USES"], numbers=numbers
+    )
+    second = bulk_commands([], later, numbers=numbers)
+    assert [c.nodes for c in second] == [0] and [c.relationships for c in second] == [1]
+    together = bulk_commands(node_columns(G), relationship_columns(G))
+    assert read_back(first + second) == read_back(together)
+
+
+def test_relationships_later_to_a_node_never_sent_are_an_error():
+    G = mixed_graph()
+    numbers: dict[str, int] = {}
+    bulk_commands([], [], numbers=numbers)
+    with pytest.raises(KgError, match="'paper:p' is no node"):
+        bulk_commands([], relationship_columns(G, types=("USES",)), numbers=numbers)
+
+
 def test_values_pack_exactly():
     G = mixed_graph()
     nodes, _ = read_back(bulk_commands(node_columns(G), relationship_columns(G)))
