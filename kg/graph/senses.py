@@ -111,12 +111,21 @@ def short_form_of(m: Mention) -> str | None:
     return singular_short(short, m.long_form) if short else None
 
 
+#: What may stand between a long form and its "(SHORT)": spaces, closing quotes.
+_CLOSING = " \"'\u201d\u2019\u00bb"
+
+
 def _parenthesised_short(sentence: str, text: str) -> str | None:
-    """The short form in parentheses beside ``text`` in ``sentence``, or None."""
+    """The short form in parentheses beside ``text`` in ``sentence`` (after closing quotes:
+    '"Segmental Neural Net" (SNN)'), or None.
+
+    >>> _parenthesised_short('the "Segmental Neural Net" (SNN) for', "Segmental Neural Net")
+    'SNN'
+    """
     at = sentence.find(text)
     if at < 0:
         return None
-    after = sentence[at + len(text) :].lstrip()
+    after = sentence[at + len(text) :].lstrip(_CLOSING)
     if after.startswith("("):
         inner = after[1 : after.find(")")] if ")" in after else ""
         inner = re.split(r"[;,]", inner)[0].strip()

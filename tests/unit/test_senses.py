@@ -248,6 +248,24 @@ def test_a_definition_the_extraction_kept_only_in_a_sentence_still_wins():
     assert {name for _, name, _ in resolved["p"]} == {"value iteration"}
 
 
+def test_a_quoted_long_form_still_defines_its_short_form():
+    quoted = m(
+        "Method",
+        "Segmental Neural Net",
+        "SNN",
+        "abbreviation+lexicon",
+        long_form="Segmental Neural Net",
+        sentence='We present a "Segmental Neural Net" (SNN) for phonetic modeling.',
+        aliases=("Segmental Neural Net",),
+    )
+    corpus = [("q", [quoted]), *[(p, ms) for p, ms in CORPUS if p.startswith("snn")]]
+    resolved = named(resolve_corpus(corpus, lexicon=LEXICON))
+    # Its own sense, with the unquoted segmental network; the spiking sense keeps its name.
+    assert {name for _, name, _ in resolved["q"]} == {"SNN (Segmental Neural Net)"}
+    assert {name for _, name, _ in resolved["snn4"]} == {"SNN (Segmental Neural Net)"}
+    assert resolved["snn1"] == {("Method", "SNN", "spiking neural networks")}
+
+
 def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
     whole = sorted(resolve_corpus(CORPUS, lexicon=LEXICON))
     rng = random.Random(17)
