@@ -57,6 +57,24 @@ def test_lookup_unifies_variants(lexicon):
     assert lexicon.lookup("no such method here") is None
 
 
+@pytest.mark.parametrize(
+    "one, other",
+    [
+        ("restricted Boltzmann machine", "Boltzmann machine"),
+        ("extended Kalman filter", "Kalman filter"),
+        ("Kinetics-600", "Kinetics-400"),
+        ("WikiText-2", "WikiText-103"),
+        ("contextual bandits", "multi-armed bandits"),
+        ("Platt scaling", "temperature scaling"),
+        ("Nesterov momentum", "heavy-ball momentum"),
+        ("Fleiss' kappa", "Cohen's kappa"),
+    ],
+)
+def test_an_alias_never_names_another_thing(lexicon, one, other):
+    # A variant, a sibling or a version is a node of its own: one thing, one node.
+    assert lexicon.lookup(one).canonical != lexicon.lookup(other).canonical
+
+
 def test_lookup_as_written_keeps_the_case_of_cased_names(lexicon):
     assert lexicon.lookup_as_written("RACE").canonical == "RACE"
     assert lexicon.lookup("Race").canonical == "RACE"
