@@ -36,6 +36,10 @@ from kg.extractors.names import fold
 
 #: A name is common when at least this many people are expected to carry it.
 COMMON_AT = 0.5
+#: A surname is rare when at most this many distinct names of the corpus carry it (and it
+#: is not on the common-surnames list): two compatible names of a rare surname at one venue,
+#: even a large one, are one person ("Hagai Attias" and "Hagai T. Attias", both at NeurIPS).
+RARE_SURNAME_NAMES = 4
 #: A topic or venue is specific when at most this share of the corpus's papers has it ...
 SPECIFIC_SHARE = 0.002
 #: ... or at most this many papers (whichever is larger).

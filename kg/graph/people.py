@@ -10,6 +10,7 @@ from kg.extractors.names import common_surname, fold
 from kg.graph.authors import display_name
 from kg.graph.identity import (
     COMMON_AT,
+    RARE_SURNAME_NAMES,
     SPECIFIC_MIN,
     SPECIFIC_SHARE,
     IdentitySummary,
@@ -35,7 +36,7 @@ class _Atom:
     """Authorships that stay one person whatever else merges: an id's, a name's, or one
     group of a split name's."""
 
-    __slots__ = ("key", "ships", "author_id", "split", "reasons", "names", "common")
+    __slots__ = ("key", "ships", "author_id", "split", "reasons", "names", "common", "rare")
 
     def __init__(self, ships: list[tuple[str, str]], author_id: str | None = None) -> None:
         self.ships = ships  # (paper, fold), sorted
@@ -45,6 +46,7 @@ class _Atom:
         self.key = ""
         self.names: set[Name] = set()
         self.common = False  # a common name needs a shared co-author to merge
+        self.rare = False  # a rare name merges with a compatible one at its venue
 
     @property
     def folds(self) -> set[str]:
@@ -278,6 +280,12 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
     corpus.parts = parts
     rates = commonness(parts)
     parsed = {f: p for f, p in parts.items() if p}
+    surnames = Counter(surname for _, surname in parsed.values())
+    rare = {
+        f
+        for f, (_, surname) in parsed.items()
+        if surnames[surname] <= RARE_SURNAME_NAMES and not common_surname(surname)
+    }
     # the names worth a look: compatible with another, split candidates, ids, overrides
     looked = {f for pair in _compatible_pairs(parsed) for f in pair}
     looked.update(f for ships in by_id.values() for _, f in ships)
@@ -317,6 +325,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
             atom = _Atom([(p, f) for p in g])
             atom.names = {parts[f]} if parts[f] else set()  # type: ignore[arg-type]
             atom.common = rates.get(f, 0.0) >= COMMON_AT
+            atom.rare = f in rare
             if reason:
                 first = min(g, key=corpus.order)
                 atom.key, atom.split = f"author:{f}@{first.partition(':')[2]}", f
@@ -415,6 +424,9 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
             own[i] = set().union(*(corpus.features(p) for p in atoms[i].papers))
         return own[i]
 
+    def venues(i: int) -> set[str]:
+        return {f"v:{v}" for p in atoms[i].papers if (v := corpus.papers[p].venue)}
+
     found = []
     for i, j in sorted(pairs):
         a, b = atoms[i], atoms[j]
@@ -425,6 +437,8 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
         evidence = (feats(i) & feats(j)) - {f"a:{corpus.coauthor(f)}" for f in a.folds | b.folds}
         if (a.common or b.common) and not any(e[0] == "a" for e in evidence):
             continue
+        if not evidence and a.rare and b.rare:
+            evidence = venues(i) & venues(j)
         if evidence:
             found.append((-len(evidence), i, j, evidence))
     found.sort(key=lambda c: (c[0], atoms[c[1]].key, atoms[c[2]].key))

@@ -125,6 +125,23 @@ def test_nothing_merges_without_evidence():
     )
 
 
+def test_compatible_names_of_a_rare_surname_merge_at_one_venue_however_large():
+    papers = [(f"paper:{i}", [f"Person {i}"], "nips", 2000, []) for i in range(10)]
+    papers += [
+        ("paper:a", ["Hagai Attias", "Ann Lee"], "nips", 1999, []),
+        ("paper:b", ["Hagai T. Attias", "Bo Chen"], "nips", 2004, []),
+    ]
+    (person,) = decide(corpus(*papers))
+    assert person.key == "author:hagaitattias"
+    assert person.reasons == ("merge: 'Hagai Attias' and 'Hagai T. Attias' share venue nips",)
+
+
+def test_a_venue_is_no_evidence_for_a_surname_many_names_carry():
+    smiths = ["Jamie Smith", "J. David Smith", "Anna Smith", "Ben Smith", "Carl Smith"]
+    papers = [(f"paper:{i}", [name], "nips", 2000 + i, []) for i, name in enumerate(smiths)]
+    assert decide(corpus(*papers)) == []
+
+
 def test_a_topic_most_papers_share_is_no_evidence():
     papers = [(f"paper:{i}", [f"Person {i}"], None, 2000, ["t:common"]) for i in range(10)]
     papers += [
