@@ -99,9 +99,27 @@ def _same_words(wa: tuple[str, ...], wb: tuple[str, ...]) -> bool:
         return True  # the same words in another order
     matched, at = 1, 1
     while matched < len(wa) and at < len(wb):
-        spelled = 1 if spells_word(wa[matched], wb[at]) else spelled_out(wa[matched], wb, at)
+        same = spells_word(wa[matched], wb[at]) or _one_typo(wa[matched], wb[at])
+        spelled = 1 if same else spelled_out(wa[matched], wb, at)
         matched, at = matched + (spelled > 0), at + max(spelled, 1)
     return matched == len(wa)
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """Whether two words of six letters or more differ by one letter added, dropped or
+    changed ("decent", "descent"): a misspelling, past a long form's first word.
+
+    >>> _one_typo("decent", "descent"), _one_typo("linear", "lineal"), _one_typo("sparse", "spare")
+    (True, True, False)
+    """
+    if min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
 
 
 def _joined(long_form: str) -> str:

@@ -301,6 +301,11 @@ def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
         ("distantly supervised NER", "distantly-supervised named entity recognition", True),
         ("hierarchical DP", "hierarchical Dirichlet process", True),
         ("sparse PCA", "sensible principal component analysis", False),
+        # one letter missing from a later word: a misspelling, not another thing
+        ("Stein variational gradient decent", "Stein variational gradient descent", True),
+        ("Reinforcement Leaning", "reinforcement learning", True),
+        ("online mirror descent", "optimistic mirror descent", False),
+        ("projected gradient descent", "prioritized gradient descent", False),
         ("generalized BP", "guided backpropagation", False),
         # a final "e" gives way to -ing, -ed, -er, -ion
         ("error correcting output codes", "error correcting output coding", True),
