@@ -63,6 +63,28 @@ def sentence_kind(sentence: str) -> str:
     return EVALUATION
 
 
+#: Where one clause of a sentence ends: a semicolon, a colon, or a comma and a conjunction.
+_CLAUSE_END = re.compile(r"[;:]|,\s+(?:and|but|while|whereas)\s")
+#: Words between a comparison cue and what it compares with, at most.
+COMPARED_WORDS = 12
+
+
+def compared_with(before: str) -> bool:
+    """Whether a name that follows ``before`` (its sentence up to the name) is what a result
+    is compared with: a word of comparison_cues.txt at most COMPARED_WORDS words before it
+    in its clause ("outperforms previous discrete VAEs", "better than deep Siamese networks").
+
+    >>> compared_with("Our model outperforms previous discrete "), compared_with("We train ")
+    (True, False)
+    >>> compared_with("It beats BERT; we then fine-tune ")
+    False
+    """
+    lowered = before.lower()
+    clause = lowered[max((m.end() for m in _CLAUSE_END.finditer(lowered)), default=0) :]
+    words = clause.split()
+    return bool(_COMPARISON.search(" ".join(words[-COMPARED_WORDS - 1 :])))
+
+
 _OWN_DATA = re.compile(
     "(?:"
     + trie_regex((w.lower() for w in word_list("own_data_words")), not_after=r"[\w\-]")

@@ -10,7 +10,9 @@ A method is applied to a dataset or benchmark in a paper when
 - the paper proposes the dataset and names the method in such a sentence that names no
   dataset but speaks of the paper's own ("we evaluate GPT-4 on our benchmark").
 
-Background and related-work sentences make no pair; generic building blocks
+Background and related-work sentences make no pair, nor does a method the paper does not
+propose where a sentence names it as what a result is compared with ("outperforms previous
+discrete VAEs on MNIST"); generic building blocks
 (:func:`~kg.extractors.rules.evaluations.is_generic_method`) are never the method, nor is
 a weakly found name (:data:`WEAK_SCORE`) the paper does not propose, nor a method named
 only inside a longer method's name (FLAN-T5 in FLAN-T5-11B, capsule network in ladder
@@ -27,6 +29,7 @@ from kg import schema as S
 from kg.extractors.records import Mention
 from kg.extractors.rules.evaluations import (
     EVALUATION,
+    compared_with,
     is_generic_method,
     names_own_data,
     sentence_kind,
@@ -110,6 +113,9 @@ def paper_pairs(
             in_sentence.setdefault(i, []).extend(spans)
     pairs: dict[tuple[str, str], Evidence] = {}
 
+    def sentence_start(at: int) -> int:
+        return starts[bisect.bisect_right(starts, at) - 1]
+
     def names_own(i: int) -> bool:
         a, b = bounds[i]
         return names_own_data(abstract[a:b])
@@ -126,12 +132,14 @@ def paper_pairs(
         rest = [(o, spans) for o, spans in named_at if o not in ms]
         others = [span for _, spans in rest for span in spans]
         alone = [s for s in occurrences(abstract, ms) if not _inside(s, others)]
+        proposed = any(m.role == "proposed" for m in ms)
+        if not proposed:  # what a result beats is not what the paper evaluates
+            alone = [s for s in alone if not compared_with(abstract[sentence_start(s[0]) : s[0]])]
         method_at = {
             i: spans
             for i, spans in evaluated(alone).items()
             if not any(_listed(abstract, s, t) for s in spans for t in in_sentence.get(i, ()))
         }
-        proposed = any(m.role == "proposed" for m in ms)
         # Sentences that name another method the paper proposes evaluate that one.
         mine = set(alone)
         theirs = {

@@ -90,7 +90,7 @@ def test_applied_generic_building_blocks_make_no_pair(generic):
 
 def test_applied_a_proposed_method_pairs_with_the_datasets_of_evaluation_sentences():
     s0 = "We introduce TinyHop, a sparse retriever for long queries."
-    s1 = "Experiments on MS MARCO show gains of three points over BM25."
+    s1 = "Experiments on MS MARCO rerank the candidates of BM25 and gain three points."
     s2 = "Prior work indexed Wikipedia with BM25."
     abstract = " ".join([s0, s1, s2])
     found = paper_pairs(
@@ -249,3 +249,15 @@ def test_applied_a_method_pairs_not_across_a_clause_that_names_another_method():
         abstract, mentions(abstract, (METHOD, "FLAN-T5"), (METHOD, "LLaMA"), (DATASET, "RACE"))
     )
     assert set(found) == {("method:llama", "dataset:race")}
+
+
+def test_applied_what_a_result_beats_is_no_pair_unless_proposed():
+    abstract = "Experiments on ImageNet show that DenseNet outperforms previous ResNet models."
+    names = [(METHOD, "DenseNet"), (METHOD, "ResNet"), (DATASET, "ImageNet")]
+    # ResNet is what the result is compared with, not what the paper evaluates ...
+    assert set(paper_pairs(abstract, mentions(abstract, *names))) == {
+        ("method:densenet", "dataset:imagenet")
+    }
+    # ... unless the paper proposes it.
+    found = paper_pairs(abstract, mentions(abstract, *names, proposed=("ResNet",)))
+    assert ("method:resnet", "dataset:imagenet") in found
