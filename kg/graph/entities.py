@@ -10,6 +10,7 @@ from typing import Any
 import networkx as nx
 
 from kg import schema as S
+from kg.extractors.choose import SHARED_HEAD
 from kg.extractors.records import Mention
 from kg.graph._nx import insert_edges, insert_nodes, node_attrs
 from kg.graph.applied import Evidence, paper_pairs
@@ -70,7 +71,8 @@ def add_entity_layer(
                     origins.long_form[key] = paper
             if m.type != S.CONCEPT:
                 names = aliases[key]
-                names.add(m.text)
+                if m.rule != SHARED_HEAD:  # "binary" of "binary and multiclass classification"
+                    names.add(m.text)
                 names.update(m.aliases)
             first, proposed = by_entity.get(key, (m, False))
             by_entity[key] = (first, proposed or m.role == "proposed")

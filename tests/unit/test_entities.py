@@ -1,0 +1,32 @@
+"""The entity layer's nodes (kg/graph/entities.py): names and aliases."""
+
+from dataclasses import replace
+
+from kg import schema as S
+from kg.extractors.choose import SHARED_HEAD
+from kg.extractors.records import Mention
+from kg.graph.entities import add_entity_layer
+from kg.graph.papers import new_graph
+
+
+def test_the_modifier_a_shared_head_mention_covers_is_no_alias():
+    sentence = "We study binary and multiclass classification."
+    whole = Mention(
+        type=S.TASK,
+        text="multiclass classification",
+        canonical="multiclass classification",
+        start=20,
+        end=45,
+        sentence=sentence,
+        rule="lexicon",
+        score=0.9,
+    )
+    # "binary" stands for "binary classification": its own text names nothing.
+    binary = replace(whole, text="binary", canonical="binary classification", start=9, end=15)
+    binary = replace(binary, rule=SHARED_HEAD)
+    written = replace(binary, text="binary classifiers", rule="lexicon", start=50, end=68)
+    G = new_graph()
+    G.add_node("paper:p", kind=S.PAPER)
+    G.add_node("paper:q", kind=S.PAPER)
+    add_entity_layer(G, [("paper:p", [binary, whole]), ("paper:q", [written])])
+    assert G.nodes["task:binary-classification"]["aliases"] == ["binary classifiers"]
