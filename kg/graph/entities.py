@@ -73,7 +73,7 @@ def add_entity_layer(
                 names = aliases[key]
                 if m.rule != SHARED_HEAD:  # "binary" of "binary and multiclass classification"
                     names.add(m.text)
-                names.update(m.aliases)
+                    names.update(m.aliases)
             first, proposed = by_entity.get(key, (m, False))
             by_entity[key] = (first, proposed or m.role == "proposed")
         label: tuple[int, str] | None = None

@@ -23,8 +23,10 @@ def test_the_modifier_a_shared_head_mention_covers_is_no_alias():
     )
     # "binary" stands for "binary classification": its own text names nothing.
     binary = replace(whole, text="binary", canonical="binary classification", start=9, end=15)
-    binary = replace(binary, rule=SHARED_HEAD)
-    written = replace(binary, text="binary classifiers", rule="lexicon", start=50, end=68)
+    binary = replace(binary, rule=SHARED_HEAD, aliases=("binary",))
+    written = replace(
+        binary, text="binary classifiers", rule="lexicon", aliases=(), start=50, end=68
+    )
     G = new_graph()
     G.add_node("paper:p", kind=S.PAPER)
     G.add_node("paper:q", kind=S.PAPER)
