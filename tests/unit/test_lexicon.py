@@ -68,6 +68,8 @@ def test_lookup_unifies_variants(lexicon):
         ("Platt scaling", "temperature scaling"),
         ("Nesterov momentum", "heavy-ball momentum"),
         ("Fleiss' kappa", "Cohen's kappa"),
+        ("DP-SGD", "differential privacy"),
+        ("generalization gap", "generalization error"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
