@@ -70,6 +70,8 @@ def test_lookup_unifies_variants(lexicon):
         ("Fleiss' kappa", "Cohen's kappa"),
         ("DP-SGD", "differential privacy"),
         ("generalization gap", "generalization error"),
+        ("abstractive summarization", "text summarization"),
+        ("human pose estimation", "pose estimation"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
