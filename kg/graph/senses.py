@@ -267,6 +267,19 @@ def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
                 break
         else:
             clusters.append([key])
+    # A long form the lexicon does not hold may spell an entry another long form of this
+    # short form names ("Maximum A posteriori Probability" beside "maximum a posteriori").
+    for cluster in list(clusters):
+        spellings = [_most_common(longs[key].spellings) for key in cluster]
+        named = [
+            c
+            for c in sorted(known)
+            if long_names(lexicon.entries[c])
+            and all(is_entry_sense(lexicon.entries[c], spelling) for spelling in spellings)
+        ]
+        if len(named) == 1:
+            known[named[0]].extend(cluster)
+            clusters.remove(cluster)
     if blind and default is not None:
         own = [c for c in clusters if _most_common(_pooled(c, longs).types) == default.type]
         if own:

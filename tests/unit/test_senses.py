@@ -322,3 +322,22 @@ def test_resolving_in_steps_equals_resolving_at_once_with_conflicting_senses():
 def test_same_sense(a, b, same):
     assert same_sense(a, b) is same
     assert same_sense(b, a) is same
+
+
+def test_a_long_form_the_lexicon_lacks_joins_the_entry_another_long_form_names():
+    lexicon = lexicon_of(
+        Entry("mAP", "Metric", ("mean average precision",)),
+        Entry("MAP estimation", "Method", ("maximum a posteriori", "MAP")),
+    )
+    corpus = [
+        (
+            "a",
+            [defined("Method", "maximum a posteriori", "MAP", lexicon_canonical="MAP estimation")],
+        ),
+        ("b", [defined("Method", "Maximum A posteriori Probability", "MAP")]),
+        ("c", [defined("Method", "Multi-Agent Planning", "MAP")]),
+    ]
+    resolved = named(resolve_corpus(corpus, lexicon=lexicon))
+    assert {name for _, name, _ in resolved["b"]} == {"MAP estimation"}
+    # Not a spelling of the entry's long names: a sense of its own.
+    assert {name for _, name, _ in resolved["c"]} == {"MAP (Multi-Agent Planning)"}
