@@ -141,17 +141,32 @@ def choose(text: str, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def _techniques_typed(text, candidates):
-    """Learning paradigms typed Task ("multi-task learning") become Methods where the
-    sentence uses them as a technique ("via multi-task learning", "metric learning
-    methods"): :func:`kg.extractors.kinds.used_as_technique`."""
+    """Learning paradigms and other task names that also name a technique, typed Task
+    ("multi-task learning", "quantile regression"), become Methods where the sentence uses
+    them as a technique ("via multi-task learning", "metric learning methods", "using
+    quantile regression"): :func:`kg.extractors.kinds.used_as_technique`."""
     for c in candidates:
         if (
             c.type == TASK
-            and (c.long_form or c.canonical).lower().endswith("learning")
+            and _names_a_technique((c.long_form or c.canonical).lower())
             and used_as_technique(text, c.start, c.end)
         ):
             c.type = METHOD
     return candidates
+
+
+#: Heads of task names that also name a technique (data/words/technique_task_heads.txt).
+_TECHNIQUE_TASK_HEADS = word_set("technique_task_heads")
+
+
+def _names_a_technique(name: str) -> bool:
+    """Whether a task's name can name a technique too: a learning paradigm ("multi-task
+    learning") or a name with a head of technique_task_heads.txt ("quantile regression").
+
+    >>> _names_a_technique("compressed sensing"), _names_a_technique("image classification")
+    (True, False)
+    """
+    return name.endswith("learning") or name.rsplit(" ", 1)[-1] in _TECHNIQUE_TASK_HEADS
 
 
 def _without_named_suffixes(text, candidates):
