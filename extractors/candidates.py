@@ -81,7 +81,9 @@ _VERSION_SUFFIX = (
     r"(?:[-\s]?(?:v?\d+(?:\.\d+)*[A-Za-z]{0,2}(?:x\d+)?|[A-Z]/\d+)"
     r"|-(?:Instruct|Chat|Base|Turbo|mini|Mini|Large|large|Small|small|"
     r"base|Tiny|tiny|XL|XXL|Pro|Ultra|Flash|Nano|Coder|Math|Vision|VL|Omni|"
-    r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b)+"
+    r"Preview|Distill|Sonnet|Opus|Haiku|[SBLMHG]|it|hf|Plus|Max|Lite)\b"
+    # a tier written after a space ("Gemini 1.5 Pro", "Claude 3 Opus", "GPT-4 Turbo")
+    r"| (?:Pro|Ultra|Flash|Nano|Turbo|Sonnet|Opus|Haiku|Instruct)\b)+"
 )
 
 

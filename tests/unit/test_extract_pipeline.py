@@ -572,3 +572,15 @@ def test_no_name_spans_two_sentences_glued_by_a_lost_space(nlp):
 def test_a_known_compound_is_one_method_in_an_abstract(nlp):
     mentions = nlp("We approximate the marginals with loopy belief propagation.")._.mentions
     assert [(m.type, m.canonical) for m in mentions] == [("Method", "loopy belief propagation")]
+
+
+def test_a_model_tier_after_a_space_is_part_of_the_name(nlp):
+    found = {
+        (m.canonical, m.text)
+        for m in nlp("We compare Gemini 1.5 Pro, Claude 3 Opus and GPT-4 Turbo.")._.mentions
+    }
+    assert found == {
+        ("Gemini-1.5-Pro", "Gemini 1.5 Pro"),
+        ("Claude-3-Opus", "Claude 3 Opus"),
+        ("GPT-4-Turbo", "GPT-4 Turbo"),
+    }
