@@ -5,7 +5,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from kg.extractors.workers import Pool
+    from kg.query.engine_cache import Preparing
     from kg.query.named import Runner
 
 GRAPH_ENV = "KG_GRAPH"
@@ -96,7 +97,7 @@ class _Preparing:
     engine that cannot start or load costs only that speed, told in one warning."""
 
     def __init__(self, G: "nx.MultiDiGraph", path: str, progress: bool) -> None:
-        from kg.query.engine_cache import Preparing, preparing
+        from kg.query.engine_cache import preparing
 
         self._cache: Preparing | None = None
         try:
@@ -108,19 +109,18 @@ class _Preparing:
         self._cache = None
         warn(f"the first query will load the graph itself: {exc}")
 
-    def complete(self, G: "nx.MultiDiGraph", rel_types: Collection[str]) -> None:
+    def _step(self, step: Callable[["Preparing"], None]) -> None:
         if self._cache is not None:
             try:
-                self._cache.complete(G, rel_types)
+                step(self._cache)
             except KgError as exc:
                 self._failed(exc)
 
+    def complete(self, G: "nx.MultiDiGraph", rel_types: Collection[str]) -> None:
+        self._step(lambda cache: cache.complete(G, rel_types))
+
     def __call__(self, saved: bool) -> None:
-        if self._cache is not None:
-            try:
-                self._cache(saved)
-            except KgError as exc:
-                self._failed(exc)
+        self._step(lambda cache: cache(saved))
 
 
 def _build(

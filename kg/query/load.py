@@ -320,10 +320,9 @@ def column_commands(
         return bulk_commands(nodes, relationships, numbers=numbers)
 
 
-def send_commands(engine: Engine, commands: list[BulkCommand], *, begin: bool = True) -> None:
-    """Bulk-load ``commands`` into an empty engine (or, ``begin`` False, into the graph that
-    earlier commands began), then index every label's ``key``."""
-    engine.bulk(commands, begin=begin)
+def send_commands(engine: Engine, commands: list[BulkCommand]) -> None:
+    """Bulk-load ``commands`` into an empty engine, then index every label's ``key``."""
+    engine.bulk(commands)
     index_keys(engine)
 
 
