@@ -10,6 +10,7 @@ from typing import Any
 from distributed import WorkerPlugin, get_worker
 
 from kg.extractors.workers import Found, mentions_of_texts
+from kg.scale import spill
 from kg.scale.identity import Identity, this_identity
 from kg.scale.partitioned import Part, Planned
 from kg.scale.refusal import DaskError
@@ -59,9 +60,11 @@ def extract_batch(texts: list[str]) -> list[Found]:
         return mentions_of_texts(plugin.nlp, texts)
 
 
-def extract_part(papers: list[Planned]) -> Part:
-    """The task of ``--neo4j-import``: a partition's papers with their extraction."""
-    return Part(papers, extract_batch([record.abstract for _, _, record, _ in papers]))
+def extract_saved(src: str, dst: str) -> str:
+    """The task of ``--neo4j-import``: the partition whose papers are saved at ``src``,
+    with their extraction, saved to ``dst``."""
+    papers: list[Planned] = spill.load(src)
+    return spill.dump(Part(papers, extract_batch([r.abstract for _, _, r, _ in papers])), dst)
 
 
 def refusal(dask_worker: Any) -> str | None:

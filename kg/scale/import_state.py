@@ -10,7 +10,6 @@ kg version, lexicon and extraction code that made it.
 """
 
 import os
-import pickle
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ import zstandard
 from kg.errors import KgError, OutputError
 from kg.files import atomic_output
 from kg.scale import partitioned as P
+from kg.scale import spill
 from kg.scale.identity import Identity, this_identity
 
 MANIFEST = "kg-import.json"
@@ -81,20 +81,17 @@ def read_saved(directory: Path) -> Saved:
     return saved
 
 
-def save_part(part: P.Part, duplicates: list[P.Planned], path: str) -> None:
-    """Task: write a partition, with every later duplicate of its papers, to ``path``."""
-    whole = P.Part(part.papers, part.found, [*part.duplicates, *duplicates])
-    data = zstandard.ZstdCompressor(level=1).compress(pickle.dumps(whole, protocol=5))
-    with atomic_output(Path(path), "a partition's saved extraction", binary=True) as out:
-        out.write(data)
+def keep_part(src: str, duplicates: list[P.Planned], dst: str) -> str:
+    """Task: the partition saved at ``src``, with ``duplicates`` (later duplicates of its
+    papers) added, saved to ``dst``."""
+    part = load_part(src)
+    spill.dump(P.Part(part.papers, part.found, [*part.duplicates, *duplicates]), dst)
+    return dst
 
 
 def load_part(path: str) -> P.Part:
-    """Task: a partition saved by :func:`save_part`."""
-    try:
-        part = pickle.loads(zstandard.ZstdDecompressor().decompress(Path(path).read_bytes()))
-    except (OSError, pickle.UnpicklingError, zstandard.ZstdError, EOFError) as exc:
-        raise KgError(f"{path}: damaged ({exc}); give --fresh to build the folder anew") from None
+    """A partition saved by the extraction (or by :func:`keep_part`)."""
+    part = spill.load(path)
     if not isinstance(part, P.Part):
         raise KgError(f"{path}: not a saved partition; give --fresh to build the folder anew")
     return part

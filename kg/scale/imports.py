@@ -4,40 +4,40 @@ partition by partition, without the networkx graph of the whole corpus.
 The driver reads the listings as a stream into partitions, and each corpus-wide decision is
 a reduction: every partition summarised where it lies (:mod:`kg.scale.partitioned`), the
 summaries merged in a tree in input order, the total decided here and sent back out. The
-driver holds the summaries and, per paper, its content hash (to spot duplicates); the
-partitions' mentions, graphs and rows stay on the workers, which write the files.
+driver holds the summaries and, per paper, its content hash (to spot duplicates). Each
+partition's state (its papers, mentions, graph and rows) lives in files between the passes
+(:mod:`kg.scale.spill`): a task holds one partition at a time, and a handle is a path.
 
 An :class:`Engine` runs the tasks: a Dask cluster's (:class:`DaskEngine`), or this process
 (:class:`InProcess`: the same passes one after another, the extraction on ``--workers``
 processes if given).
 """
 
-import csv
 import os
 import shutil
 import tempfile
 import uuid
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kg import schema as S
 from kg.errors import InputError
-from kg.export import ARRAY_DELIMITER, Cleaner, cell, header_cell, import_command
+from kg.export import Cleaner
 from kg.extractors.read import Problem, read_listings
 from kg.extractors.records import PaperRecord
 from kg.extractors.workers import failures_reported, mentions_of_texts
-from kg.files import atomic_output
 from kg.graph import kinds, resolve, senses
 from kg.graph.identity import Overrides
 from kg.graph.people import decide
 from kg.graph.variants import lexicon_families, variant_links
-from kg.neo4j.connection import NEO4J
-from kg.rows import Props, type_of
+from kg.rows import type_of
 from kg.scale import import_state as state
 from kg.scale import partitioned as P
+from kg.scale import spill
+from kg.scale.import_csv import Headers, columns_of, header_files, merge_columns, write_rows
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -53,12 +53,14 @@ BUCKETS = 8
 
 class Engine(Protocol):
     """Where the tasks run: ``submit`` a function to run on handles (or values), take a
-    handle's ``result``, ``share`` a value every task may read, ``extract`` papers."""
+    handle's ``result``, ``share`` a value every task may read, ``extract`` papers (kept
+    in the file ``papers`` until their extraction is saved to ``path``: the handle's
+    value)."""
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any: ...
     def result(self, handle: Any) -> Any: ...
     def share(self, value: Any) -> Any: ...
-    def extract(self, papers: list[P.Planned]) -> Any: ...
+    def extract(self, papers: list[P.Planned], kept: str, path: str) -> Any: ...
 
 
 class InProcess:
@@ -75,29 +77,37 @@ class InProcess:
 
     def result(self, handle: Any) -> Any:
         if isinstance(handle, _Extracting):
-            return P.Part(handle.papers, handle.found.result())
+            return handle.saved()
         return handle
 
     def share(self, value: Any) -> Any:
         return value
 
-    def extract(self, papers: list[P.Planned]) -> "P.Part | _Extracting":
+    def extract(self, papers: list[P.Planned], kept: str, path: str) -> "str | _Extracting":
         texts = [record.abstract for _, _, record, _ in papers]
         if self.pool is not None:
-            return _Extracting(papers, self.pool.submit_texts(texts))
+            return _Extracting(papers, self.pool.submit_texts(texts), path)
         if self._nlp is None:
             from kg.extractors.nlp import build_nlp
 
             self._nlp = build_nlp()
-        return P.Part(papers, mentions_of_texts(self._nlp, texts))
+        return spill.dump(P.Part(papers, mentions_of_texts(self._nlp, texts)), path)
 
 
 @dataclass
 class _Extracting:
-    """A partition on its way back from a worker process."""
+    """A partition on its way back from a worker process, to be saved to ``path``."""
 
     papers: list[P.Planned]
-    found: "Future[list[Found]]"
+    found: "Future[list[Found]] | None"
+    path: str
+
+    def saved(self) -> str:
+        """The path, the partition saved there once its extraction is back."""
+        if self.found is not None:
+            spill.dump(P.Part(self.papers, self.found.result()), self.path)
+            self.papers, self.found = [], None
+        return self.path
 
 
 class DaskEngine:
@@ -140,12 +150,14 @@ class DaskEngine:
         self.pool.client.replicate([held])
         return held
 
-    def extract(self, papers: list[P.Planned]) -> Any:
-        """The partition's extraction, its home the next worker in turn."""
+    def extract(self, papers: list[P.Planned], kept: str, path: str) -> Any:
+        """The partition's extraction, its home the next worker in turn; the task reads
+        the papers from ``kept`` (so that the scheduler holds a path, not the papers)."""
         if not self._workers:
             self._workers = sorted(self.pool.client.scheduler_info()["workers"])
         home = self._workers[len(self._home) % len(self._workers)]
-        return self.submit(self.pool.worker_side().extract_part, papers, home=home)
+        spill.dump(papers, kept)
+        return self.submit(self.pool.worker_side().extract_saved, kept, path, home=home)
 
 
 def _value(value: Any) -> Any:
@@ -166,8 +178,9 @@ def tree_reduce(engine: Engine, handles: list[Any], merge: Callable[[Any, Any], 
 def reduced(
     engine: Engine, parts: list[Any], summary: Callable[..., Any], merge: Callable, *args: Any
 ) -> Any:
-    """``merge`` over the ``summary`` of every partition (``args`` shared)."""
-    return tree_reduce(engine, [engine.submit(summary, p, *args) for p in parts], merge)
+    """``merge`` over the ``summary`` of every partition's saved state (``args`` shared)."""
+    handles = [engine.submit(spill.on_saved, summary, p, *args) for p in parts]
+    return tree_reduce(engine, handles, merge)
 
 
 @dataclass
@@ -201,18 +214,24 @@ def _planned(
     size: int,
     saved: state.Saved,
     directory: Path,
+    staging: Path,
 ) -> _Plan:
-    """The ``saved`` partitions, then ``records`` read into partitions of ``size`` papers,
-    each extracted as it fills; ``saved`` then holds them all."""
+    """The ``saved`` partitions' files, then ``records`` read into partitions of ``size``
+    papers, each extracted as it fills into ``staging``; ``saved`` then holds them all."""
     plan = _Plan()
-    plan.parts = [
-        engine.submit(state.load_part, str(directory / state.EXTRACTED / name))
-        for name in saved.parts
-    ]
+    plan.parts = [str(directory / state.EXTRACTED / name) for name in saved.parts]
     seen = saved.index  # content hash: (partition, paper key)
     keys = {key for _, key in seen.values()}
     before = len(keys)
     batch: list[P.Planned] = []
+
+    def extract() -> None:
+        i = len(plan.parts)
+        kept = str(staging / PASSES / f"papers-{i:05d}.pickle.zst")
+        plan.parts.append(
+            engine.extract(batch, kept, str(staging / state.EXTRACTED / state.part_name(i)))
+        )
+
     for record in records:
         report.records += 1
         number = saved.records + report.records
@@ -240,15 +259,19 @@ def _planned(
         seen[digest] = (len(plan.parts), key)
         batch.append((key, digest, record, number))
         if len(batch) == size:
-            plan.parts.append(engine.extract(batch))
+            extract()
             batch = []
     if batch:
-        plan.parts.append(engine.extract(batch))
+        extract()
     report.papers, report.total_papers = len(keys) - before, len(keys)
     saved.records += report.records
     saved.duplicates += report.duplicates
     saved.parts = [state.part_name(i) for i in range(len(plan.parts))]
     return plan
+
+
+#: The folder of the partitions' state between the passes, inside the staging folder.
+PASSES = ".passes"
 
 
 def build_import(
@@ -278,15 +301,25 @@ def build_import(
     report = ImportReport()
     records = read_listings(inputs, format=format, problems=report.problems)
     old = len(saved.parts)
-    plan = _planned(engine, records, report, size, saved, folder)
-    if not plan.parts:
-        detail = f": {report.problems[0]}" if report.problems else ""
-        raise InputError(f"no paper could be read from the inputs{detail}")
-    report.partitions = len(plan.parts)
-    _note_failures(engine, plan.parts[old:], report.problems)
-    # Fewer buckets than partitions: a small input gets few files.
-    rows = _decided_rows(engine, plan, overrides, max(1, min(buckets, len(plan.parts))))
-    report.command = _written(engine, rows, plan, saved, folder, import_dir)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # Every file is written into a new folder beside ``directory``, put in place at the end.
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        (staging / state.EXTRACTED).mkdir()
+        (staging / PASSES).mkdir()
+        plan = _planned(engine, records, report, size, saved, folder, staging)
+        if not plan.parts:
+            detail = f": {report.problems[0]}" if report.problems else ""
+            raise InputError(f"no paper could be read from the inputs{detail}")
+        report.partitions = len(plan.parts)
+        _note_failures(engine, plan.parts[old:], report.problems)
+        # Fewer buckets than partitions: a small input gets few files.
+        count = max(1, min(buckets, len(plan.parts)))
+        rows = _decided_rows(engine, plan, overrides, count, staging / PASSES)
+        report.command = _written(engine, rows, plan, saved, old, staging, folder, import_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return report
 
 
@@ -296,116 +329,96 @@ def _note_failures(engine: Engine, parts: list[Any], problems: list[Problem]) ->
         list(failures_reported(failed, problems))
 
 
-def _failures(part: P.Part) -> list[tuple[PaperRecord, Any]]:
+def _failures(path: str) -> list[tuple[PaperRecord, Any]]:
+    part = state.load_part(path)
     return [
         (r, f) for (_, _, r, _), f in zip(part.papers, part.found, strict=True) if f[1] is not None
     ]
 
 
 def _decided_rows(
-    engine: Engine, plan: _Plan, overrides: Overrides | None, buckets: int
+    engine: Engine, plan: _Plan, overrides: Overrides | None, buckets: int, work: Path
 ) -> list[Any]:
-    """The passes: each partition's rows (handles), every corpus-wide decision taken."""
+    """The passes, each partition's state kept in ``work``: the handles of every
+    partition's and bucket's rows, and of SIMILAR_TO's, every corpus-wide decision taken."""
+
+    def at(name: str, i: int) -> str:
+        return str(work / f"{name}-{i:05d}.pickle.zst")
+
+    def each(fn: Callable[..., Any], name: str, handles: list[Any], *args: Any) -> list[Any]:
+        return [
+            engine.submit(spill.saved, fn, h, at(name, i), *args) for i, h in enumerate(handles)
+        ]
+
     share, submit = engine.share, engine.submit
-    stage = [submit(P.mentions_of, p) for p in plan.parts]
+    stage = [submit(_mentions, p, at("mentions", i)) for i, p in enumerate(plan.parts)]
     defs = reduced(engine, stage, P.definitions, P.merge_definitions)
-    table = share(senses.decide(defs, senses.shipped_lexicon()))
-    stage = [submit(P.first_stage, s, table) for s in stage]
+    stage = each(
+        P.first_stage, "first", stage, share(senses.decide(defs, senses.shipped_lexicon()))
+    )
     names, forms = map(resolve.chosen, reduced(engine, stage, P.name_counts, P.merge_name_counts))
-    named, formed = share(names), share(forms)
-    stage = [submit(P.second_stage, s, named, formed) for s in stage]
+    stage = each(P.second_stage, "second", stage, share(names), share(forms))
     decisions = kinds.decide(reduced(engine, stage, P.votes, P.merge_votes))
     decided = share(decisions)
     counts = reduced(engine, stage, P.display_counts, kinds.merge_display, decided)
     display = kinds.chosen_names(counts)
-    stage = [submit(P.typed_stage, s, decided, share(display)) for s in stage]
+    stage = each(P.typed_stage, "typed", stage, decided, share(display))
     variants = variant_links(reduced(engine, stage, P.methods, P.merge_methods), lexicon_families())
     others, links = share(kinds.other_types(decisions, display)), share(variants)
     graphs = [
-        submit(P.part_graph, part, s, plan.duplicates.get(i, []), others, links)
+        submit(_part_graph, part, s, at("graph", i), plan.duplicates.get(i, []), others, links)
         for i, (part, s) in enumerate(zip(plan.parts, stage, strict=True))
     ]
-    similar = [submit(P.similar_papers, g) for g in graphs]
-    text = submit(P.similar_text, similar)  # the costly part, while the rest goes on
+    similar = each(P.similar_papers, "similar", graphs)
+    text = submit(spill.on_all_saved, P.similar_text, similar)  # costly: while the rest goes on
     people = share(decide(reduced(engine, graphs, P.people_summary, P.merge_people), overrides))
-    split = [submit(P.part_rows, g, people, buckets) for g in graphs]
-    own = [submit(_own_rows, s) for s in split]
-    merged = [
-        submit(P.merged_bucket, [submit(_share_of, s, b) for s in split]) for b in range(buckets)
+    split = [
+        submit(
+            _split_rows, g, people, [at("own", i), *(at(f"share{b}", i) for b in range(buckets))]
+        )
+        for i, g in enumerate(graphs)
     ]
-    return [*own, *merged, submit(P.similar_rows, similar, merged, text)]
+    own = [submit(_nth, s, 0) for s in split]
+    merged = [
+        submit(_merged_bucket, [submit(_nth, s, b + 1) for s in split], at("bucket", b))
+        for b in range(buckets)
+    ]
+    names_of = [submit(spill.on_saved, P.concept_names, m) for m in merged]
+    return [*own, *merged, submit(_similar_rows, similar, names_of, text, at("similar-rows", 0))]
 
 
-def _own_rows(split: tuple[P.Rows, list[P.Bucket]]) -> P.Rows:
-    return split[0]
+def _mentions(part: str, dst: str) -> str:
+    """Task: the mentions of the partition saved at ``part`` (checked), saved to ``dst``."""
+    return spill.dump(P.mentions_of(state.load_part(part)), dst)
 
 
-def _share_of(split: tuple[P.Rows, list[P.Bucket]], bucket: int) -> P.Bucket:
-    return split[1][bucket]
+def _part_graph(part: str, stage: str, dst: str, *args: Any) -> str:
+    """Task: pass 6 (:func:`P.part_graph`) of the saved partition and its saved mentions."""
+    return spill.dump(P.part_graph(state.load_part(part), spill.load(stage), *args), dst)
 
 
-# ---------------------------------------------------------------- the files
-
-#: {("node", kind) or ("relationship", type): {property: the Python types of its values}}.
-Columns = dict[tuple[str, str], dict[str, set[type]]]
-
-
-def columns_of(rows: P.Rows) -> Columns:
-    """The properties of some rows and the types of their values, by file."""
-    found: Columns = {}
-    groups = [(("node", k), [r.props for r in rs]) for k, rs in rows.nodes.items()]
-    groups += [(("relationship", t), [r.props for r in rs]) for t, rs in rows.relationships.items()]
-    for group, props in groups:
-        into = found.setdefault(group, {})
-        for row in props:
-            for name, value in row.items():
-                into.setdefault(name, set()).add(type(value))
-    return found
+def _split_rows(graph: str, people: Any, paths: list[str]) -> list[str]:
+    """Task: pass 7 of a saved partition graph, its own rows saved to the first of
+    ``paths`` and its share of each bucket to the others; the paths."""
+    own, shares = P.part_rows(spill.load(graph), people, len(paths) - 1)
+    return [spill.dump(value, path) for value, path in zip([own, *shares], paths, strict=True)]
 
 
-def merge_columns(a: Columns, b: Columns) -> Columns:
-    """Both files' columns (a new summary)."""
-    total = {group: {n: set(t) for n, t in cols.items()} for group, cols in a.items()}
-    for group, cols in b.items():
-        into = total.setdefault(group, {})
-        for name, kinds_ in cols.items():
-            into.setdefault(name, set()).update(kinds_)
-    return total
+def _nth(values: Sequence[Any], n: int) -> Any:
+    return values[n]
 
 
-#: {group: [(property, neo4j-admin type)]}: each file's columns, names sorted.
-Headers = dict[tuple[str, str], list[tuple[str, str]]]
+def _merged_bucket(shares: list[str], dst: str) -> str:
+    """Task: one bucket merged from every partition's saved share, saved to ``dst``."""
+    return spill.dump(P.merged_bucket([spill.load(s) for s in shares]), dst)
 
 
-def write_rows(rows: P.Rows, headers: Headers, directory: str, suffix: str) -> tuple[list, int]:
-    """Write one partition's (or bucket's) rows, one file per kind and type without a header
-    line; ([(group, file name)], values cleaned)."""
-    clean = Cleaner()
-    written = []
-    for kind, nodes in sorted(rows.nodes.items()):
-        group = ("node", kind)
-        name = f"nodes-{kind}-{suffix}.csv"
-        labels = ARRAY_DELIMITER.join(S.labels_of(kind))
-        with atomic_output(Path(directory, name), "the node file", newline="") as out:
-            writer = csv.writer(out)
-            for node in nodes:
-                cells = _cells(node.props, headers[group], clean)
-                writer.writerow([clean(node.key), *cells, labels])
-        written.append((group, name))
-    for rel_type, rels in sorted(rows.relationships.items()):
-        group = ("relationship", rel_type)
-        name = f"relationships-{rel_type}-{suffix}.csv"
-        with atomic_output(Path(directory, name), "the relationship file", newline="") as out:
-            writer = csv.writer(out)
-            for rel in rels:
-                cells = _cells(rel.props, headers[group], clean)
-                writer.writerow([clean(rel.start), clean(rel.end), rel_type, *cells])
-        written.append((group, name))
-    return written, clean.changed
-
-
-def _cells(props: Props, columns: list[tuple[str, str]], clean: Cleaner) -> list[str]:
-    return [cell(clean(props.get(name))) for name, _ in columns]
+def _similar_rows(similar: list[str], names: list[dict[str, str]], text: Any, dst: str) -> str:
+    """Task: SIMILAR_TO over every partition's saved papers, the concepts named as the
+    buckets name them; saved to ``dst``."""
+    named = {key: name for part in names for key, name in part.items()}
+    rows = P.similar_rows([spill.load(s) for s in similar], named, text)
+    return spill.dump(rows, dst)
 
 
 def _written(
@@ -413,50 +426,46 @@ def _written(
     rows: list[Any],
     plan: _Plan,
     saved: state.Saved,
+    old: int,
+    staging: Path,
     directory: Path,
     import_dir: str | None,
 ) -> str:
     """Write every partition's and bucket's files, the header files, the constraints, the
-    import command and what a later batch reads into a new folder beside ``directory``,
-    then put it in its place; the command."""
+    import command and what a later batch reads into ``staging``, then put it where
+    ``directory`` is; the command."""
     partitions = len(plan.parts)
     columns = reduced(engine, rows, columns_of, merge_columns)
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
         for group, cols in columns.items()
     }
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    try:
-        (staging / state.EXTRACTED).mkdir()
-        kept = [
-            engine.submit(
-                state.save_part,
-                part,
-                plan.duplicates.get(i, []),
-                str(staging / state.EXTRACTED / name),
-            )
-            for i, (part, name) in enumerate(zip(plan.parts, saved.parts, strict=True))
-        ]
-        shared = engine.share(headers)
-        tasks = [
-            engine.submit(write_rows, r, shared, str(staging), _suffix(i, partitions, len(rows)))
-            for i, r in enumerate(rows)
-        ]
-        for handle in kept:
-            engine.result(handle)
-        state.write_state(staging, saved)
-        by_group: dict[tuple[str, str], list[str]] = {}
-        cleaned = 0
-        for written, changed in map(engine.result, tasks):
-            cleaned += changed
-            for group, name in written:
-                by_group.setdefault(group, []).append(name)
-        command = _header_files(staging, headers, by_group, import_dir or str(directory))
-        state.replace_folder(staging, directory)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    kept = [
+        engine.submit(
+            state.keep_part, part, plan.duplicates.get(i, []), str(staging / state.EXTRACTED / name)
+        )
+        for i, (part, name) in enumerate(zip(plan.parts, saved.parts, strict=True))
+        if i < old or plan.duplicates.get(i)
+    ]
+    shared = engine.share(headers)
+    tasks = [
+        engine.submit(
+            spill.on_saved, write_rows, r, shared, str(staging), _suffix(i, partitions, len(rows))
+        )
+        for i, r in enumerate(rows)
+    ]
+    for handle in kept:
+        engine.result(handle)
+    state.write_state(staging, saved)
+    by_group: dict[tuple[str, str], list[str]] = {}
+    cleaned = 0
+    for written, changed in map(engine.result, tasks):
+        cleaned += changed
+        for group, name in written:
+            by_group.setdefault(group, []).append(name)
+    command = header_files(staging, headers, by_group, import_dir or str(directory))
+    shutil.rmtree(staging / PASSES)
+    state.replace_folder(staging, directory)
     if cleaned:
         Cleaner.changed_note(cleaned, "the neo4j-admin CSV files")
     return command
@@ -468,29 +477,3 @@ def _suffix(i: int, partitions: int, files: int) -> str:
     if i == files - 1:
         return "similar"
     return f"p{i:05d}" if i < partitions else f"b{i - partitions:04d}"
-
-
-def _header_files(
-    staging: Path, headers: Headers, by_group: dict[tuple[str, str], list[str]], seen_at: str
-) -> str:
-    """Write one header file per kind and type, the constraints and the command; return it."""
-    nodes: list[str] = []
-    rels: list[str] = []
-    for (what, name), columns in sorted(headers.items()):
-        typed = [header_cell(n, t) for n, t in columns]
-        if what == "node":
-            header = f"nodes-{name}-header.csv"
-            line = ["key:ID", *typed, ":LABEL"]
-        else:
-            header = f"relationships-{name}-header.csv"
-            line = [":START_ID", ":END_ID", ":TYPE", *typed]
-        with atomic_output(staging / header, "a header file", newline="") as out:
-            csv.writer(out).writerow(line)
-        files = ",".join(f"{seen_at}/{f}" for f in [header, *sorted(by_group[(what, name)])])
-        (nodes if what == "node" else rels).append(files)
-    with atomic_output(staging / "constraints.cypher", "the constraints file") as out:
-        out.write("".join(f"{s};\n" for s in NEO4J.key_schema_statements(set())))
-    command = import_command(nodes, rels)
-    with atomic_output(staging / "import-command.txt", "the import command file") as out:
-        out.write(command + "\n")
-    return command

@@ -381,18 +381,21 @@ def similar_text(parts: Sequence[list[SimilarPaper]]) -> Candidates:
     return related.text_part([text for _, _, text, _ in _by_key(parts)], related.DEFAULTS)
 
 
-def similar_rows(
-    parts: Sequence[list[SimilarPaper]], buckets: Sequence[Rows], text: Candidates
-) -> Rows:
-    """SIMILAR_TO over every partition's papers, as the local build makes it, from their
-    :func:`similar_text`: the concepts named as the merged buckets name them."""
-    names = {
+def concept_names(bucket: Rows) -> dict[str, str]:
+    """The names of a merged bucket's concepts, by key (what SIMILAR_TO shows of them)."""
+    return {
         row.key: str(row.props["name"])
-        for bucket in buckets
         for kind, rows in bucket.nodes.items()
         if kind in S.CONCEPT_KINDS
         for row in rows
     }
+
+
+def similar_rows(
+    parts: Sequence[list[SimilarPaper]], names: Mapping[str, str], text: Candidates
+) -> Rows:
+    """SIMILAR_TO over every partition's papers, as the local build makes it, from their
+    :func:`similar_text`: the concepts named as the merged buckets name them (``names``)."""
     papers = _by_key(parts)
     settings = related.DEFAULTS
     edges = related.similar_to(

@@ -1,0 +1,27 @@
+"""Partition state in files between the passes of an import build (kg.scale.spill)."""
+
+import pytest
+
+from kg.errors import KgError
+from kg.scale import spill
+
+
+def test_a_pass_reads_its_state_from_one_file_and_writes_its_result_to_another(tmp_path):
+    src, dst = str(tmp_path / "a.pickle.zst"), str(tmp_path / "b.pickle.zst")
+    assert spill.dump([["GRPO"], []], src) == src
+    assert spill.saved(lambda stage, extra: [*stage, [extra]], src, dst, "DPO") == dst
+    assert spill.load(dst) == [["GRPO"], [], ["DPO"]]
+    assert spill.load(src) == [["GRPO"], []]  # a task run again finds its input unchanged
+
+
+def test_summaries_read_one_state_or_several(tmp_path):
+    paths = [spill.dump({"n": i}, str(tmp_path / f"{i}.pickle.zst")) for i in range(3)]
+    assert spill.on_saved(lambda s, k: s[k], paths[2], "n") == 2
+    assert spill.on_all_saved(lambda states: [s["n"] for s in states], paths) == [0, 1, 2]
+
+
+def test_a_damaged_state_file_is_named_with_what_to_do(tmp_path):
+    bad = tmp_path / "p00001.pickle.zst"
+    bad.write_bytes(b"not zstd")
+    with pytest.raises(KgError, match=r"p00001\.pickle\.zst: damaged .*--fresh"):
+        spill.load(str(bad))
