@@ -248,12 +248,12 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from kg.neo4j import connect, push, push_rows, terminal_progress
+    from kg.neo4j import connect, push, push_units, terminal_progress
 
     if args.import_files:
-        from kg.scale.import_files import read_import_folder
+        from kg.scale.import_files import import_units
 
-        rows = read_import_folder(args.import_files)
+        units = import_units(args.import_files)
     else:
         G = load(args)
     options = {
@@ -265,7 +265,7 @@ def cmd_push(args: argparse.Namespace) -> int:
         uri=args.uri, user=args.user, password=args.password, database=args.database
     ) as connection:
         if args.import_files:
-            report = push_rows(*rows, connection, **options)
+            report = push_units(units, connection, **options)
         else:
             report = push(G, connection, **options)
     if not args.quiet:

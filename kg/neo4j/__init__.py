@@ -23,6 +23,7 @@ from kg.neo4j.push import (
     PushReport,
     push,
     push_rows,
+    push_units,
     terminal_progress,
 )
 
@@ -42,5 +43,6 @@ __all__ = [
     "connect",
     "push",
     "push_rows",
+    "push_units",
     "terminal_progress",
 ]

@@ -149,9 +149,11 @@ def delete_nodes_query(kind: str) -> str:
 
 
 def existing_relationships_query(kind: str) -> str:
-    """Relationships a node of this kind owns: all of a Paper's, others' outgoing non-Paper ones."""
+    """Relationships a node of this kind owns: a Paper's outgoing ones and those that reach it
+    from other kinds (one between two Papers is its start's), others' outgoing non-Paper
+    ones. Each relationship has one owner, so a push may read them owner by owner."""
     if label(kind) == PAPER:
-        pattern, where = "(n)-[r]-(x)", ""
+        pattern, where = "(n)-[r]-(x)", f" WHERE startNode(r) = n OR NOT x:{PAPER}"
     else:
         pattern, where = "(n)-[r]->(x)", f" WHERE NOT x:{PAPER}"
     return (

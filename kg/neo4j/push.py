@@ -12,10 +12,10 @@ graph as the neutral rows of :mod:`kg.rows`; every statement is ``UNWIND $rows .
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from kg.errors import KgError
 from kg.neo4j import cypher
@@ -27,6 +27,14 @@ from kg.neo4j.falkordb import (
     shared_endpoint,
     write_packed,
 )
+from kg.neo4j.push_plan import (
+    RelKey,
+    changes,
+    kind_of_key,
+    orphan_candidates,
+    owner_kinds,
+    stale_relationships,
+)
 from kg.rows import (
     NodeRow,
     RelationshipRow,
@@ -36,14 +44,12 @@ from kg.rows import (
     relationship_rows,
     sorted_rows,
 )
-from kg.schema import NODE_KINDS, PAPER, REL_ENDPOINTS, REL_TYPES
+from kg.schema import PAPER
 
 if TYPE_CHECKING:
     import networkx as nx
 
 DEFAULT_BATCH_SIZE = 2000
-#: ``(type, start key, end key)``: a relationship as the server and the graph both name it.
-RelKey = tuple[str, str, str]
 Progress = Callable[[str, int, int], None]
 
 
@@ -82,9 +88,9 @@ class PushReport:
 
 @dataclass(frozen=True)
 class _Graph:
-    """What the push needs of the graph, from its rows: keys, relationships and abstracts."""
+    """What the push needs of a unit's rows: its nodes' keys by kind, its relationships
+    and its papers' abstracts."""
 
-    keys: frozenset[str]
     keys_by_kind: dict[str, list[str]]
     relationships: frozenset[RelKey]
     abstracts: dict[str, str]
@@ -118,6 +124,33 @@ def push(
     )
 
 
+class Unit(Protocol):
+    """Rows pushed together: some nodes and every relationship they own (a Paper: its
+    outgoing ones and those from other kinds; APPLIED_TO, PART_OF and VARIANT_OF sources:
+    their outgoing ones to non-Papers), read as often as the push needs them."""
+
+    def counts(self) -> tuple[int, int]: ...
+    def nodes(self) -> list[NodeRow]: ...
+    def relationships(self) -> list[RelationshipRow]: ...
+
+
+@dataclass
+class RowsUnit:
+    """A unit of rows held in memory (a whole graph's, for one)."""
+
+    node_list: list[NodeRow]
+    rel_list: list[RelationshipRow]
+
+    def counts(self) -> tuple[int, int]:
+        return len(self.node_list), len(self.rel_list)
+
+    def nodes(self) -> list[NodeRow]:
+        return self.node_list
+
+    def relationships(self) -> list[RelationshipRow]:
+        return self.rel_list
+
+
 def push_rows(
     nodes: Iterable[NodeRow],
     relationships: Iterable[RelationshipRow],
@@ -127,59 +160,58 @@ def push_rows(
     max_batch_bytes: int | None = None,
     progress: Progress | None = None,
 ) -> PushReport:
-    """:func:`push` of a graph's rows (e.g. read back from neo4j-admin import files,
-    :mod:`kg.scale.import_files`)."""
+    """:func:`push` of a graph's rows."""
+    unit = RowsUnit(list(nodes), list(relationships))
+    return push_units(
+        [unit],
+        connection,
+        batch_size=batch_size,
+        max_batch_bytes=max_batch_bytes,
+        progress=progress,
+    )
+
+
+def push_units(
+    units: Sequence[Unit],
+    connection: Connection,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_batch_bytes: int | None = None,
+    progress: Progress | None = None,
+) -> PushReport:
+    """:func:`push` of rows read unit by unit (the partitions and buckets of a folder of
+    import files, :mod:`kg.scale.import_files`): every unit's nodes, then each unit's
+    relationships against what its nodes own on the server, then the orphans. The push
+    holds one unit's rows at a time, and every node's key."""
     import neo4j
 
     if batch_size < 1:
         raise KgError("--batch-size must be at least 1")
     max_bytes = max_batch_bytes or connection.dialect.max_batch_bytes
-    node_list, rel_list = sorted_rows(nodes), sorted_rows(relationships)
-    graph = _Graph(
-        keys=frozenset(row.key for row in node_list),
-        keys_by_kind={k: [row.key for row in rows] for k, rows in by_kind(node_list).items()},
-        relationships=frozenset((row.type, row.start, row.end) for row in rel_list),
-        abstracts={
-            row.key: abstract
-            for row in node_list
-            if row.kind == PAPER and isinstance(abstract := row.props.get("abstract"), str)
-        },
-    )
-    node_groups = {
-        kind: [[row.key, {"key": row.key, **row.props}] for row in rows]
-        for kind, rows in by_kind(node_list).items()
-    }
-    rel_groups = {
-        group: [[row.start, row.end, row.props] for row in rows]
-        for group, rows in by_group(rel_list).items()
-    }
+    counts = [unit.counts() for unit in units]
     report = PushReport(
-        total_nodes=len(node_list),
-        total_relationships=len(rel_list),
+        total_nodes=sum(n for n, _ in counts),
+        total_relationships=sum(r for _, r in counts),
         server=connection.dialect.name,
     )
     writer = _Writer(connection, report, batch_size, max_bytes, progress)
     start = time.perf_counter()
+    keys: set[str] = set()
+    ends: list[str] = []
     try:
         with writer.step("schema"):
             writer.ensure_key_schema()
         with writer.step("nodes"):
-            for kind, node_group in node_groups.items():
-                writer.write_rows("nodes", node_group, 1, _NodeStatements(kind))
-        with writer.step("stale relationships"):
-            existing, stale = writer.delete_stale(graph)
-        with writer.step("relationships"):
-            for group, rel_group in rel_groups.items():
-                create, update, unchanged = changes(group, rel_group, existing)
-                report.relationships += len(unchanged)
-                texts = graph.abstracts if group[1] == PAPER else None
-                for verb, part in (("CREATE", create), ("MERGE", update)):
-                    writer.write_rows(
-                        "relationships", part, 2, _RelationshipStatements(group, verb, texts)
-                    )
+            for unit in units:
+                node_list = sorted_rows(unit.nodes())
+                keys.update(row.key for row in node_list)
+                for kind, rows in by_kind(node_list).items():
+                    node_group = [[row.key, {"key": row.key, **row.props}] for row in rows]
+                    writer.write_rows("nodes", node_group, 1, _NodeStatements(kind))
+        for unit in units:
+            ends.extend(_push_relationships(writer, unit))
         with writer.step("orphans"):
-            ends = [key for _, src, dst in stale for key in (src, dst)]
-            writer.delete_orphans(graph, orphan_candidates(graph.keys, ends))
+            writer.delete_orphans(keys, orphan_candidates(keys, ends))
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, KgError) as exc:
         report.seconds = time.perf_counter() - start
         cause = getattr(exc, "message", None) or str(exc)
@@ -192,73 +224,32 @@ def push_rows(
     return report
 
 
-def kind_of_key(key: str) -> str | None:
-    """The node kind a key names: ``method:grpo`` -> ``Method``; None if not one of ours.
-
-    >>> kind_of_key("method:grpo"), kind_of_key("paper:0123456789ab"), kind_of_key("x:y")
-    ('Method', 'Paper', None)
-    """
-    prefix = key.partition(":")[0]
-    return next((kind for kind in NODE_KINDS if kind.lower() == prefix), None)
-
-
-def owner_kinds() -> list[str]:
-    """Kinds whose nodes own relationships that touch no Paper (APPLIED_TO, PART_OF sources)."""
-    return sorted(
-        {src for pairs in REL_ENDPOINTS.values() for src, dst in pairs if PAPER not in (src, dst)}
+def _push_relationships(writer: "_Writer", unit: Unit) -> list[str]:
+    """Delete the relationships the unit's nodes own on the server but the unit lacks,
+    write the unit's; the keys at the ends of the deleted ones."""
+    node_list, rel_list = unit.nodes(), sorted_rows(unit.relationships())
+    graph = _Graph(
+        keys_by_kind={k: [row.key for row in rows] for k, rows in by_kind(node_list).items()},
+        relationships=frozenset((row.type, row.start, row.end) for row in rel_list),
+        abstracts={
+            row.key: abstract
+            for row in node_list
+            if row.kind == PAPER and isinstance(abstract := row.props.get("abstract"), str)
+        },
     )
-
-
-def stale_relationships(
-    graph_relationships: Iterable[RelKey], existing: Iterable[RelKey]
-) -> set[RelKey]:
-    """Relationships on the server (``(type, source, target)``) that the graph does not have.
-
-    >>> on_server = [("USES", "paper:a", "method:x"), ("USES", "paper:a", "method:y")]
-    >>> sorted(stale_relationships({("USES", "paper:a", "method:x")}, on_server))
-    [('USES', 'paper:a', 'method:y')]
-    """
-    have = set(graph_relationships)
-    return {rel for rel in existing if rel[0] in REL_TYPES and rel not in have}
-
-
-def orphan_candidates(graph_keys: Iterable[str], keys: Iterable[str]) -> list[str]:
-    """The keys, less the graph's nodes, Papers and keys that are not ours: what may be orphaned.
-
-    >>> orphan_candidates({"paper:a", "method:x"}, ["paper:b", "method:x", "method:y", "x:y"])
-    ['method:y']
-    """
-    have = set(graph_keys)
-    return sorted(
-        {key for key in keys if key not in have and kind_of_key(key) not in (None, PAPER)}
-    )
-
-
-def changes(
-    group: tuple[str, str, str], rows: list[list], existing: dict[RelKey, dict]
-) -> tuple[list[list], list[list], list[list]]:
-    """Split a group's rows into (to create, to MERGE, unchanged) against the server's.
-
-    ``existing`` maps ``(type, source, target)`` to properties for every relationship the
-    server has that the push read; a row it could not have read is MERGEd.
-
-    >>> group = ("USES", "Paper", "Method")
-    >>> rows = [["p:a", "m:x", {"s": 1}], ["p:a", "m:y", {}], ["p:a", "m:z", {}]]
-    >>> changes(group, rows, {("USES", "p:a", "m:x"): {"s": 2}, ("USES", "p:a", "m:y"): {}})
-    ([['p:a', 'm:z', {}]], [['p:a', 'm:x', {'s': 1}]], [['p:a', 'm:y', {}]])
-    """
-    rel_type, src_kind, dst_kind = group
-    was_read = PAPER in (src_kind, dst_kind) or src_kind in owner_kinds()
-    create: list[list] = []
-    update: list[list] = []
-    unchanged: list[list] = []
-    for row in rows:
-        props = existing.get((rel_type, row[0], row[1]))
-        if props is None:
-            (create if was_read else update).append(row)
-        else:
-            (unchanged if props == row[2] else update).append(row)
-    return create, update, unchanged
+    with writer.step("stale relationships"):
+        existing, stale = writer.delete_stale(graph)
+    with writer.step("relationships"):
+        for group, rows in by_group(rel_list).items():
+            rel_group = [[row.start, row.end, row.props] for row in rows]
+            create, update, unchanged = changes(group, rel_group, existing)
+            writer.report.relationships += len(unchanged)
+            texts = graph.abstracts if group[1] == PAPER else None
+            for verb, part in (("CREATE", create), ("MERGE", update)):
+                writer.write_rows(
+                    "relationships", part, 2, _RelationshipStatements(group, verb, texts)
+                )
+    return [key for _, src, dst in stale for key in (src, dst)]
 
 
 class _NodeStatements:
@@ -329,9 +320,16 @@ class _Writer:
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
+        """Time a step (a step taken again, e.g. once per unit, adds to its time)."""
         start = time.perf_counter()
         yield
-        self.report.steps.append((name, round(time.perf_counter() - start, 3)))
+        seconds = time.perf_counter() - start
+        steps = self.report.steps
+        at = next((i for i, (n, _) in enumerate(steps) if n == name), None)
+        if at is None:
+            steps.append((name, round(seconds, 3)))
+        else:
+            steps[at] = (name, round(steps[at][1] + seconds, 3))
 
     def _write(self, statement: str, params: dict | None) -> Any:
         counters = self.connection.write(statement, params)
@@ -425,8 +423,9 @@ class _Writer:
                 self.report.deleted_relationships += counters.relationships_deleted
         return existing, stale
 
-    def delete_orphans(self, graph: _Graph, keys: list[str]) -> None:
-        """Delete nodes outside the graph that nothing points to, then whatever that orphans."""
+    def delete_orphans(self, graph_keys: set[str], keys: list[str]) -> None:
+        """Delete the nodes of ``keys`` that nothing points to, then whatever that orphans
+        (never one of ``graph_keys``)."""
         while keys:
             by_key_kind: dict[str, list[str]] = {}
             targets: set[str] = set()
@@ -443,7 +442,7 @@ class _Writer:
                     counters = self._write(query, {"rows": batch})
                     self.report.deleted_nodes += counters.nodes_deleted
                     self.report.deleted_relationships += counters.relationships_deleted
-            keys = orphan_candidates(graph.keys, targets)
+            keys = orphan_candidates(graph_keys, targets)
 
 
 def terminal_progress(stream: TextIO | None = None) -> Progress | None:

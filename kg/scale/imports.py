@@ -338,9 +338,10 @@ def _failures(path: str) -> list[tuple[PaperRecord, Any]]:
 
 def _decided_rows(
     engine: Engine, plan: _Plan, overrides: Overrides | None, buckets: int, work: Path
-) -> list[Any]:
+) -> list[tuple[Any, str]]:
     """The passes, each partition's state kept in ``work``: the handles of every
-    partition's and bucket's rows, and of SIMILAR_TO's, every corpus-wide decision taken."""
+    partition's and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of
+    their files, every corpus-wide decision taken."""
 
     def at(name: str, i: int) -> str:
         return str(work / f"{name}-{i:05d}.pickle.zst")
@@ -384,7 +385,14 @@ def _decided_rows(
         for b in range(buckets)
     ]
     names_of = [submit(spill.on_saved, P.concept_names, m) for m in merged]
-    return [*own, *merged, submit(_similar_rows, similar, names_of, text, at("similar-rows", 0))]
+    ranked = submit(
+        _similar_rows, similar, names_of, text, [at("ranked", i) for i in range(len(own))]
+    )
+    return [
+        *((h, f"p{i:05d}") for i, h in enumerate(own)),
+        *((h, f"b{b:04d}") for b, h in enumerate(merged)),
+        *((submit(_nth, ranked, i), f"p{i:05d}") for i in range(len(own))),
+    ]
 
 
 def _mentions(part: str, dst: str) -> str:
@@ -413,17 +421,19 @@ def _merged_bucket(shares: list[str], dst: str) -> str:
     return spill.dump(P.merged_bucket([spill.load(s) for s in shares]), dst)
 
 
-def _similar_rows(similar: list[str], names: list[dict[str, str]], text: Any, dst: str) -> str:
+def _similar_rows(
+    similar: list[str], names: list[dict[str, str]], text: Any, paths: list[str]
+) -> list[str]:
     """Task: SIMILAR_TO over every partition's saved papers, the concepts named as the
-    buckets name them; saved to ``dst``."""
+    buckets name them; each partition's rows (those from its papers) saved to its path."""
     named = {key: name for part in names for key, name in part.items()}
     rows = P.similar_rows([spill.load(s) for s in similar], named, text)
-    return spill.dump(rows, dst)
+    return [spill.dump(r, path) for r, path in zip(rows, paths, strict=True)]
 
 
 def _written(
     engine: Engine,
-    rows: list[Any],
+    rows: list[tuple[Any, str]],
     plan: _Plan,
     saved: state.Saved,
     old: int,
@@ -434,8 +444,7 @@ def _written(
     """Write every partition's and bucket's files, the header files, the constraints, the
     import command and what a later batch reads into ``staging``, then put it where
     ``directory`` is; the command."""
-    partitions = len(plan.parts)
-    columns = reduced(engine, rows, columns_of, merge_columns)
+    columns = reduced(engine, [r for r, _ in rows], columns_of, merge_columns)
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
         for group, cols in columns.items()
@@ -449,10 +458,8 @@ def _written(
     ]
     shared = engine.share(headers)
     tasks = [
-        engine.submit(
-            spill.on_saved, write_rows, r, shared, str(staging), _suffix(i, partitions, len(rows))
-        )
-        for i, r in enumerate(rows)
+        engine.submit(spill.on_saved, write_rows, r, shared, str(staging), suffix)
+        for r, suffix in rows
     ]
     for handle in kept:
         engine.result(handle)
@@ -469,11 +476,3 @@ def _written(
     if cleaned:
         Cleaner.changed_note(cleaned, "the neo4j-admin CSV files")
     return command
-
-
-def _suffix(i: int, partitions: int, files: int) -> str:
-    """``p00003`` for the third partition's files, ``b0002`` for the second bucket's,
-    ``similar`` for the last of ``files`` (the SIMILAR_TO relationships)."""
-    if i == files - 1:
-        return "similar"
-    return f"p{i:05d}" if i < partitions else f"b{i - partitions:04d}"

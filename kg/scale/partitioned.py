@@ -393,9 +393,10 @@ def concept_names(bucket: Rows) -> dict[str, str]:
 
 def similar_rows(
     parts: Sequence[list[SimilarPaper]], names: Mapping[str, str], text: Candidates
-) -> Rows:
+) -> list[Rows]:
     """SIMILAR_TO over every partition's papers, as the local build makes it, from their
-    :func:`similar_text`: the concepts named as the merged buckets name them (``names``)."""
+    :func:`similar_text`, the concepts named as the merged buckets name them (``names``):
+    each partition's rows, those that start at its papers."""
     papers = _by_key(parts)
     settings = related.DEFAULTS
     edges = related.similar_to(
@@ -409,8 +410,10 @@ def similar_rows(
         settings=settings,
         text=text,
     )
-    rows = [
-        RelationshipRow(S.SIMILAR_TO, u, S.PAPER, v, S.PAPER, properties(attrs))
-        for u, v, attrs in edges
-    ]
-    return Rows(relationships={S.SIMILAR_TO: rows} if rows else {})
+    part_of = {key: i for i, part in enumerate(parts) for key, *_ in part}
+    rows: list[list[RelationshipRow]] = [[] for _ in parts]
+    for u, v, attrs in edges:
+        rows[part_of[u]].append(
+            RelationshipRow(S.SIMILAR_TO, u, S.PAPER, v, S.PAPER, properties(attrs))
+        )
+    return [Rows(relationships={S.SIMILAR_TO: r} if r else {}) for r in rows]

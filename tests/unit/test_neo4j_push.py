@@ -1,6 +1,6 @@
 """kg.neo4j.push without a server: what is stale, what may be orphaned, what changed."""
 
-from kg.neo4j.push import changes, orphan_candidates, owner_kinds, stale_relationships
+from kg.neo4j.push_plan import changes, orphan_candidates, owner_kinds, stale_relationships
 from tests.helpers.neo4j_graphs import paper, small_graph
 
 
