@@ -72,6 +72,17 @@ def test_lookup_unifies_variants(lexicon):
         ("generalization gap", "generalization error"),
         ("abstractive summarization", "text summarization"),
         ("human pose estimation", "pose estimation"),
+        ("ARC-Challenge", "ARC"),
+        ("MATH-500", "MATH"),
+        ("MMLU-Pro", "MMLU"),
+        ("MultiWOZ 2.1", "MultiWOZ 2.0"),
+        ("MultiWOZ 2.2", "MultiWOZ"),
+        ("MovieLens-1M", "MovieLens-100K"),
+        ("Yelp-2", "Yelp-5"),
+        ("LSUN Bedroom", "LSUN"),
+        ("WGAN-GP", "WGAN"),
+        ("AlphaGo Zero", "AlphaGo"),
+        ("SDXL", "Stable Diffusion"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
