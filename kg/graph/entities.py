@@ -2,6 +2,7 @@
 paper labels, PART_OF, VARIANT_OF, and the APPLIED_TO edges derived from them.
 """
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -72,8 +73,7 @@ def add_entity_layer(
             if m.type != S.CONCEPT:
                 names = aliases[key]
                 if m.rule != SHARED_HEAD:  # "binary" of "binary and multiclass classification"
-                    names.add(m.text)
-                    names.update(m.aliases)
+                    names.update(t for t in (m.text, *m.aliases) if not _BARE_NUMBER.fullmatch(t))
             first, proposed = by_entity.get(key, (m, False))
             by_entity[key] = (first, proposed or m.role == "proposed")
         label: tuple[int, str] | None = None
@@ -161,6 +161,9 @@ def applied_attrs(papers: dict[str, Evidence]) -> dict[str, Any]:
 
 _text_order = attrgetter("start", "end")
 _APPLIED_KINDS = frozenset((S.METHOD, *S.COLLECTION_KINDS))
+#: A number or size alone ("13B" of "Llama 2 7B and 13B", "100" of "CIFAR-10 and 100"): the
+#: name before it in the sentence names it, but it spells no name.
+_BARE_NUMBER = re.compile(r"[\d.,]+[A-Za-z]?")
 
 
 def _new_entity(

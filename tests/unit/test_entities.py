@@ -32,3 +32,23 @@ def test_the_modifier_a_shared_head_mention_covers_is_no_alias():
     G.add_node("paper:q", kind=S.PAPER)
     add_entity_layer(G, [("paper:p", [binary, whole]), ("paper:q", [written])])
     assert G.nodes["task:binary-classification"]["aliases"] == ["binary classifiers"]
+
+
+def test_a_number_or_size_alone_is_no_alias():
+    sentence = "We tune Llama-2-7B and 13B."
+    size = Mention(
+        type=S.METHOD,
+        text="13B",
+        canonical="Llama-2-13B",
+        start=23,
+        end=26,
+        sentence=sentence,
+        rule="lexicon",
+        score=0.9,
+    )
+    spelt = replace(size, text="Llama 2 13B", start=40, end=51)
+    G = new_graph()
+    G.add_node("paper:p", kind=S.PAPER)
+    G.add_node("paper:q", kind=S.PAPER)
+    add_entity_layer(G, [("paper:p", [size]), ("paper:q", [spelt])])
+    assert G.nodes["method:llama-2-13b"]["aliases"] == ["Llama 2 13B"]
