@@ -83,6 +83,13 @@ def test_lookup_unifies_variants(lexicon):
         ("WGAN-GP", "WGAN"),
         ("AlphaGo Zero", "AlphaGo"),
         ("SDXL", "Stable Diffusion"),
+        ("top-1 accuracy", "accuracy"),
+        ("ROUGE-L", "ROUGE"),
+        ("unsupervised domain adaptation", "domain adaptation"),
+        ("quantization-aware training", "post-training quantization"),
+        ("random Fourier features", "random features"),
+        ("WMT14", "WMT16"),
+        ("iNaturalist 2018", "iNaturalist 2017"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
