@@ -90,6 +90,9 @@ def test_lookup_unifies_variants(lexicon):
         ("random Fourier features", "random features"),
         ("WMT14", "WMT16"),
         ("iNaturalist 2018", "iNaturalist 2017"),
+        ("AMR-to-text generation", "AMR parsing"),
+        ("representation engineering", "activation steering"),
+        ("sparse recovery", "compressed sensing"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
