@@ -69,20 +69,29 @@ _CLAUSE_END = re.compile(r"[;:]|,\s+(?:and|but|while|whereas)\s")
 COMPARED_WORDS = 12
 
 
+#: A list of baselines opening: "baselines such as", "the baseline (", "baselines including".
+_BASELINES = re.compile(
+    r"\bbaselines?\s*(?:\(|,?\s*(?:such as|including|like|e\.g\.,?|namely|:))"
+)
+
+
 def compared_with(before: str) -> bool:
     """Whether a name that follows ``before`` (its sentence up to the name) is what a result
     is compared with: a word of comparison_cues.txt at most COMPARED_WORDS words before it
-    in its clause ("outperforms previous discrete VAEs", "better than deep Siamese networks").
+    in its clause ("outperforms previous discrete VAEs", "better than deep Siamese networks"),
+    or a list of baselines it is in ("strong baselines such as BERT and").
 
     >>> compared_with("Our model outperforms previous discrete "), compared_with("We train ")
     (True, False)
     >>> compared_with("It beats BERT; we then fine-tune ")
     False
+    >>> compared_with("We improve on the baseline ("), compared_with("We add a baseline to ")
+    (True, False)
     """
     lowered = before.lower()
     clause = lowered[max((m.end() for m in _CLAUSE_END.finditer(lowered)), default=0) :]
-    words = clause.split()
-    return bool(_COMPARISON.search(" ".join(words[-COMPARED_WORDS - 1 :])))
+    near = " ".join(clause.split()[-COMPARED_WORDS - 1 :])
+    return bool(_COMPARISON.search(near) or _BASELINES.search(near))
 
 
 _OWN_DATA = re.compile(

@@ -261,3 +261,14 @@ def test_applied_what_a_result_beats_is_no_pair_unless_proposed():
     # ... unless the paper proposes it.
     found = paper_pairs(abstract, mentions(abstract, *names, proposed=("ResNet",)))
     assert ("method:resnet", "dataset:imagenet") in found
+
+
+def test_applied_a_method_in_a_list_of_baselines_is_no_pair():
+    abstract = "We evaluate on GSM8K with strong baselines such as Pythia and Mistral."
+    names = [(METHOD, "Pythia"), (METHOD, "Mistral"), (DATASET, "GSM8K")]
+    assert set(paper_pairs(abstract, mentions(abstract, *names))) == set()
+    abstract = "We fine-tune Pythia on GSM8K and report a new baseline."
+    names = [(METHOD, "Pythia"), (DATASET, "GSM8K")]
+    assert set(paper_pairs(abstract, mentions(abstract, *names))) == {
+        ("method:pythia", "dataset:gsm8k")
+    }
