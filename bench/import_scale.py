@@ -10,7 +10,9 @@ would: replica r of a paper gets the id ``<id>~r<r>``, every author a surname wi
 suffix of replica r (``Bengio`` -> ``Bengiobd`` in replica 29), so each replica has its own
 people, and every coined name (a word with two capitals and a lower-case letter, ``ResNet``,
 ``LoRA``) the same suffix in capitals (``ResNetBD``), so each replica coins its own names;
-names in capitals only (``BERT``, ``MNLI``) stay as they are. The build runs in a fresh
+names in capitals only (``BERT``, ``MNLI``) stay as they are; and every replica's abstract
+ends with ``(Replica r.)``, so that none is a duplicate of its original (an abstract that
+coins no name would be, and the build would count it once). The build runs in a fresh
 process; the tree (driver, scheduler, nannies, workers) is sampled every half second with
 psutil, and the peak of its summed RSS is reported with the driver's own peak.
 """
@@ -52,6 +54,8 @@ def varied(record, replica):
     for field in ("title", "text"):
         if rec.get(field):
             rec[field] = COINED.sub(lambda m: m.group(0) + tail.upper(), rec[field])
+    # Without it, a replica of an abstract that coins no name would be a duplicate of it.
+    rec["text"] = f"{rec['text']} (Replica {replica}.)"
     return rec
 
 
@@ -94,9 +98,11 @@ def measure(n, tmp):
     if proc.returncode:
         sys.exit(f"bench: the build of {n:,} papers failed:\n{proc.stderr.read()}")
     size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
+    manifest = json.loads((out / "kg-import.json").read_text())
     listing.unlink()
     return {
         "papers": n,
+        "duplicates": manifest["duplicates"],
         "seconds": seconds,
         "papers_per_core_s": n / seconds / WORKERS,
         "peak_tree_mb": peak,
@@ -116,7 +122,7 @@ def main(argv=None):
             row = measure(n, tmp)
             rows.append(row)
             print(
-                f"{n:>9,} papers  {row['seconds']:7.1f} s  "
+                f"{n:>9,} papers ({row['duplicates']:,} duplicates)  {row['seconds']:7.1f} s  "
                 f"{row['papers_per_core_s']:5.0f} papers/s/core  "
                 f"{row['seconds'] / n * 1000:5.2f} s/1k  "
                 f"tree peak {row['peak_tree_mb']:6.0f} MB "
