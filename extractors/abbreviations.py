@@ -226,12 +226,35 @@ def _capitals(word):
 
 def _long_form_index(short, window):
     """Index into ``window`` ((word, start) pairs) where the long form of ``short`` starts
-    (its digits may be left out: "GPT2" from "Generative Pre-Trained"), or None."""
+    (its digits may be left out: "GPT2" from "Generative Pre-Trained"), or None. Words whose
+    initials spell the short form win over a shorter match inside words ("Proximal Policy
+    Optimization" for PPO, not "Policy Optimization" with the p of "Optimization")."""
     words = [w for w, _ in window]
     index = best_long_form(short, words) if words else None
     if index is None and any(c.isdigit() for c in short):
         index = best_long_form("".join(c for c in short if not c.isdigit()), words)
+    spelled = initials_index(short, words)
+    if spelled is not None and (index is None or spelled < index):
+        return spelled
     return index
+
+
+def initials_index(short: str, words: list[str]) -> int | None:
+    """Index into ``words`` from which the initials of the words (and of the parts of
+    hyphenated ones) spell the letters of ``short``, or None.
+
+    >>> initials_index("PPO", ["via", "Proximal", "Policy", "Optimization"])
+    1
+    >>> initials_index("OPE", ["Off-policy", "evaluation"]), initials_index("RLHF", ["RL"])
+    (0, None)
+    """
+    letters = [c.lower() for c in short if c.isalpha()]
+    spelled: list[str] = []
+    for i in range(len(words) - 1, -1, -1):
+        spelled = [part[0].lower() for part in re.split(r"[-/]", words[i]) if part] + spelled
+        if len(spelled) >= len(letters):
+            return i if spelled == letters else None
+    return None
 
 
 def _words_before(text, paren):

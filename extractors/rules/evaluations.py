@@ -70,9 +70,7 @@ COMPARED_WORDS = 12
 
 
 #: A list of baselines opening: "baselines such as", "the baseline (", "baselines including".
-_BASELINES = re.compile(
-    r"\bbaselines?\s*(?:\(|,?\s*(?:such as|including|like|e\.g\.,?|namely|:))"
-)
+_BASELINES = re.compile(r"\bbaselines?\s*(?:\(|,?\s*(?:such as|including|like|e\.g\.,?|namely|:))")
 
 
 def compared_with(before: str) -> bool:

@@ -147,3 +147,11 @@ def test_reversed_definitions_are_found_where_a_regex_scan_finds_them():
 def test_a_long_form_in_quotes_ends_before_its_closing_quote():
     (found,) = find_abbreviations("An alternative we name ‘metaphorical polysemy detection’ (MPD).")
     assert found.long == "metaphorical polysemy detection"
+
+
+def test_words_whose_initials_spell_the_short_form_are_its_long_form():
+    # Letters matched inside words would give "Policy Optimization" (the p of "Optimization").
+    found = find_abbreviations("Algorithms such as Proximal Policy Optimization (PPO) clip.")
+    assert [(a.long, a.short) for a in found] == [("Proximal Policy Optimization", "PPO")]
+    found = find_abbreviations("It follows a Stale Synchronous Parallel (SSP) model.")
+    assert [(a.long, a.short) for a in found] == [("Stale Synchronous Parallel", "SSP")]
