@@ -239,6 +239,9 @@ def _long_form_index(short, window):
     return index
 
 
+_ALNUM = re.compile(r"[^\W_]")
+
+
 def initials_index(short: str, words: list[str]) -> int | None:
     """Index into ``words`` from which the initials of the words (and of the parts of
     hyphenated ones) spell the letters of ``short``, or None.
@@ -247,13 +250,27 @@ def initials_index(short: str, words: list[str]) -> int | None:
     1
     >>> initials_index("OPE", ["Off-policy", "evaluation"]), initials_index("RLHF", ["RL"])
     (0, None)
+
+    A digit after a letter may repeat it (A3C: Asynchronous Advantage Actor-Critic):
+
+    >>> initials_index("A3C", ["Asynchronous", "Advantage", "Actor-Critic"])
+    0
     """
     letters = [c.lower() for c in short if c.isalpha()]
-    spelled: list[str] = []
-    for i in range(len(words) - 1, -1, -1):
-        spelled = [part[0].lower() for part in re.split(r"[-/]", words[i]) if part] + spelled
-        if len(spelled) >= len(letters):
-            return i if spelled == letters else None
+    repeated = [
+        c.lower() * (int(after) if after.isdigit() and 1 < int(after) < 5 else 1)
+        for c, after in zip(short, [*short[1:], ""], strict=True)
+        if c.isalpha()
+    ]
+    for wanted in dict.fromkeys(("".join(repeated), "".join(letters))):
+        spelled = ""
+        for i in range(len(words) - 1, -1, -1):
+            parts = re.split(r"[-/]", words[i])
+            spelled = "".join(m[0].lower() for p in parts if (m := _ALNUM.search(p))) + spelled
+            if len(spelled) >= len(wanted):
+                if spelled == wanted:
+                    return i
+                break
     return None
 
 

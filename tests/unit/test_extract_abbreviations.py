@@ -155,3 +155,12 @@ def test_words_whose_initials_spell_the_short_form_are_its_long_form():
     assert [(a.long, a.short) for a in found] == [("Proximal Policy Optimization", "PPO")]
     found = find_abbreviations("It follows a Stale Synchronous Parallel (SSP) model.")
     assert [(a.long, a.short) for a in found] == [("Stale Synchronous Parallel", "SSP")]
+
+
+def test_a_digit_after_a_letter_repeats_it_in_the_initials():
+    found = find_abbreviations("The semi-supervised support vector machine (S3VM) is old.")
+    assert [(a.long, a.short) for a in found] == [
+        ("semi-supervised support vector machine", "S3VM")
+    ]
+    found = find_abbreviations("We run Asynchronous Advantage Actor Critic (A3C) on Atari.")
+    assert [(a.long, a.short) for a in found] == [("Asynchronous Advantage Actor Critic", "A3C")]
