@@ -367,11 +367,11 @@ def _local_rule_candidates(text, lexicon, defined):
     for a, b, named in task_spans(text):
         entry = lexicon.lookup(text[a:b])
         if entry is None or (named and entry.type not in (METHOD, IGNORE)):
-            found.append(
-                Candidate(
-                    a, b, TASK, task_canonical(text[a:b]), TASK_NOUN if named else TASK_PHRASE
-                )
-            )
+            # "a textual entailment task": the lexicon's Task (natural language inference)
+            known = entry if entry is not None and entry.type == TASK else None
+            canonical = known.canonical if known else task_canonical(text[a:b])
+            rule = TASK_NOUN if named else TASK_PHRASE
+            found.append(Candidate(a, b, TASK, canonical, rule, entry=known))
     for a, b, phrases in shared_head_phrases(text):
         entry = next(filter(None, map(lexicon.lookup, phrases)), None)
         if entry is not None and entry.type in (TASK, METHOD):

@@ -584,3 +584,10 @@ def test_a_model_tier_after_a_space_is_part_of_the_name(nlp):
         ("Claude-3-Opus", "Claude 3 Opus"),
         ("GPT-4-Turbo", "GPT-4 Turbo"),
     }
+
+
+def test_a_task_named_with_task_after_it_takes_the_lexicons_name(nlp):
+    found = [
+        (m.type, m.canonical) for m in nlp("We test it on a textual entailment task.")._.mentions
+    ]
+    assert found == [("Task", "natural language inference")]
