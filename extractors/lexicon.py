@@ -24,7 +24,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from kg.extractors.names import name_key, plural
+from kg.extractors.names import british, name_key, plural
 from kg.extractors.records import IGNORE, TYPE_NAMES
 from kg.extractors.words import USER_DATA_ENV
 
@@ -63,6 +63,8 @@ class Lexicon:
         self.entries[entry.canonical] = entry
         for name in entry.names:
             self.by_key.setdefault(name_key(name), entry)
+            if not (entry.cased or is_cased(name)):  # "optimisation"; never "BEHAVIOUR"
+                self.by_key.setdefault(name_key(british(name)), entry)
 
     def lookup(self, surface: str) -> Entry | None:
         """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
@@ -234,6 +236,8 @@ def phrase_patterns(lexicon: Lexicon) -> tuple[list[dict[str, Any]], list[dict[s
     for entry in lexicon.entries.values():
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}
+            if not (entry.cased or is_cased(name)):
+                variants |= {british(v) for v in variants}
             variants |= {plural(v) for v in variants if _pluralisable(v)}
             variants |= {v.replace("'", "\u2019") for v in variants if "'" in v}
             for variant in variants:

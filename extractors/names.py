@@ -157,6 +157,29 @@ def american(phrase: str) -> str:
     return " ".join(words)
 
 
+#: American spellings and their British forms (the inverse of ``_AMERICAN``).
+_BRITISH = {us: uk for uk, us in _AMERICAN.items()}
+
+
+def british(phrase: str) -> str:
+    """``phrase`` with its American spellings in British form, word by word (-ization is
+    -isation; the other words by ``british_spellings.txt``), each word's case kept.
+
+    >>> british("Domain Generalization"), british("sequence modeling"), british("noise")
+    ('Domain Generalisation', 'sequence modelling', 'noise')
+    >>> british("Expectation-Maximization")
+    'Expectation-Maximisation'
+    """
+    words = phrase.split(" ")
+    for i, word in enumerate(words):
+        at = word.lower().find("ization")
+        if at > 0:
+            words[i] = word[: at + 1] + ("S" if word[at + 1].isupper() else "s") + word[at + 2 :]
+        elif (uk := _BRITISH.get(word.lower())) is not None:
+            words[i] = uk[0].upper() + uk[1:] if word[:1].isupper() else uk
+    return " ".join(words)
+
+
 @lru_cache(maxsize=1 << 16)
 def entity_name_key(canonical: str) -> str:
     """The key under which names are one entity: :func:`name_key` of the name in American

@@ -176,3 +176,9 @@ def test_load_lexicon_names_file_and_line(tmp_path):
     path.write_text(block + '{"canonical": "MNLI", "type": "Dataset", "part_of": ["GLUE"]}\n')
     with pytest.raises(ValueError, match="not a canonical name"):
         load_lexicon(path)
+
+
+def test_british_spellings_name_the_entry_of_the_american_ones(lexicon):
+    assert lexicon.lookup("Expectation-Maximisation").canonical == "EM algorithm"
+    assert lexicon.lookup("generalisation error").canonical == "generalization error"
+    assert lexicon.lookup("behaviour") is None  # a cased name (BEHAVIOR) takes no British form
