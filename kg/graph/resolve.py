@@ -14,7 +14,7 @@ from typing import Any
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import entity_name_key, name_key
 from kg.extractors.names import long_key as _long_key
-from kg.extractors.records import Mention, mention_from_fields
+from kg.extractors.records import TASK, Mention, mention_from_fields
 from kg.graph import senses
 from kg.graph.senses import shipped_lexicon
 
@@ -71,7 +71,7 @@ class Resolution:
         self._names: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._forms: defaultdict[Group, Counter[str]] = defaultdict(Counter)
         self._groups = [self._count(ms, 1) for ms in self._stage1]  # each paper's groups
-        self.names, self.long_forms = chosen(self._names), chosen(self._forms)
+        self.names, self.long_forms = display_names(self._names), chosen(self._forms)
         self.items = [
             (key, self._stage2(ms)) for (key, _), ms in zip(self._raw, self._stage1, strict=True)
         ]
@@ -122,14 +122,19 @@ class Resolution:
             touched |= self._groups[i]
         renamed = set()
         for group in touched:
-            for table, counts in ((self.names, self._names), (self.long_forms, self._forms)):
-                value = _most_common(counts[group]) if group in counts else None
-                if table.get(group) != value:
-                    renamed.add(group)
-                    if value is None:
-                        del table[group]
-                    else:
-                        table[group] = value
+            value = _most_common(self._forms[group]) if group in self._forms else None
+            if self.long_forms.get(group) != value:
+                renamed.add(group)
+                if value is None:
+                    del self.long_forms[group]
+                else:
+                    self.long_forms[group] = value
+        # Display names are decided again whole: a Task group's may follow another's.
+        names = display_names(self._names)
+        renamed |= {
+            g for g in names.keys() | self.names.keys() if names.get(g) != self.names.get(g)
+        }
+        self.names = names
         if renamed:
             redo |= {i for i, groups in enumerate(self._groups) if not groups.isdisjoint(renamed)}
         self.items += [("", [])] * (len(self._raw) - len(self.items))  # every new one is redone
@@ -172,6 +177,35 @@ def merge_counts(a: NameCounts, b: NameCounts) -> NameCounts:
 def chosen(counts: NameCounts) -> dict[Group, str]:
     """The most common spelling of each group, ties to the alphabetically first."""
     return {group: _most_common(c) for group, c in counts.items()}
+
+
+def loose_task_key(name: str) -> str:
+    """The key under which Task names one adjective apart are one task: an adjective's -al
+    left out ("conversational" is "conversation", "logical reasoning" logic reasoning).
+
+    >>> loose_task_key("conversational question answering") == loose_task_key(
+    ...     "conversation question answering")
+    True
+    >>> loose_task_key("text summarization") == loose_task_key("summarization")
+    False
+    """
+    stems = (w[:-2] if w.endswith("al") and len(w) >= 7 else w for w in name.lower().split())
+    return entity_name_key(" ".join(stems))
+
+
+def display_names(counts: NameCounts) -> dict[Group, str]:
+    """Each group's display name: its most common spelling (:func:`chosen`), Task groups
+    with one :func:`loose_task_key` all taking the most common spelling of them together."""
+    names = chosen(counts)
+    together: dict[str, list[Group]] = defaultdict(list)
+    for group in sorted(counts):
+        if group[0] == TASK:
+            together[loose_task_key(names[group])].append(group)
+    for groups in together.values():
+        if len(groups) > 1:
+            name = _most_common(sum((counts[g] for g in groups), Counter()))
+            names.update(dict.fromkeys(groups, name))
+    return names
 
 
 def second_stage(

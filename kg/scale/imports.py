@@ -357,7 +357,8 @@ def _decided_rows(
     stage = each(
         P.first_stage, "first", stage, share(senses.decide(defs, senses.shipped_lexicon()))
     )
-    names, forms = map(resolve.chosen, reduced(engine, stage, P.name_counts, P.merge_name_counts))
+    counted = reduced(engine, stage, P.name_counts, P.merge_name_counts)
+    names, forms = resolve.display_names(counted[0]), resolve.chosen(counted[1])
     stage = each(P.second_stage, "second", stage, share(names), share(forms))
     decisions = kinds.decide(reduced(engine, stage, P.votes, P.merge_votes))
     decided = share(decisions)

@@ -52,3 +52,32 @@ def test_a_number_or_size_alone_is_no_alias():
     G.add_node("paper:q", kind=S.PAPER)
     add_entity_layer(G, [("paper:p", [size]), ("paper:q", [spelt])])
     assert G.nodes["method:llama-2-13b"]["aliases"] == ["Llama 2 13B"]
+
+
+def test_task_names_one_adjective_apart_are_one_task():
+    from kg.graph.resolve import resolve_corpus
+
+    def task(name):
+        sentence = f"We study {name}."
+        return Mention(
+            type=S.TASK,
+            text=name,
+            canonical=name,
+            start=9,
+            end=9 + len(name),
+            sentence=sentence,
+            rule="task-phrase",
+            score=0.7,
+        )
+
+    items = resolve_corpus(
+        [
+            ("paper:a", [task("logical reasoning")]),
+            ("paper:b", [task("logical reasoning")]),
+            ("paper:c", [task("logic reasoning")]),
+            ("paper:d", [task("text summarization")]),
+            ("paper:e", [task("summarization")]),
+        ]
+    )
+    names = [m.canonical for _, ms in items for m in ms]
+    assert names == [*["logical reasoning"] * 3, "text summarization", "summarization"]
