@@ -53,9 +53,9 @@ BUCKETS = 8
 
 class Engine(Protocol):
     """Where the tasks run: ``submit`` a function to run on handles (or values), take a
-    handle's ``result``, ``share`` a value every task may read, ``extract`` papers (kept
-    in the file ``papers`` until their extraction is saved to ``path``: the handle's
-    value)."""
+    handle's ``result``, ``share`` a value every task may read, ``extract`` papers (the
+    file ``kept`` holds them for a task on another machine to read; their extraction is
+    saved to ``path``, the handle's value)."""
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any: ...
     def result(self, handle: Any) -> Any: ...
