@@ -93,6 +93,9 @@ def test_lookup_unifies_variants(lexicon):
         ("AMR-to-text generation", "AMR parsing"),
         ("representation engineering", "activation steering"),
         ("sparse recovery", "compressed sensing"),
+        ("CART", "decision tree"),
+        ("PDTB 2.0", "PDTB 3.0"),
+        ("bandit problems", "multi-armed bandits"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
