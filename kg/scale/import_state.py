@@ -83,7 +83,11 @@ def read_saved(directory: Path) -> Saved:
 
 def keep_part(src: str, duplicates: list[P.Planned], dst: str) -> str:
     """Task: the partition saved at ``src``, with ``duplicates`` (later duplicates of its
-    papers) added, saved to ``dst``."""
+    papers) added, saved to ``dst`` (copied as it is without them)."""
+    if not duplicates:
+        with atomic_output(Path(dst), "a partition's saved extraction", binary=True) as out:
+            out.write(Path(src).read_bytes())
+        return dst
     part = load_part(src)
     spill.dump(P.Part(part.papers, part.found, [*part.duplicates, *duplicates]), dst)
     return dst

@@ -312,10 +312,16 @@ def build_import(
             detail = f": {report.problems[0]}" if report.problems else ""
             raise InputError(f"no paper could be read from the inputs{detail}")
         report.partitions = len(plan.parts)
-        _note_failures(engine, plan.parts[old:], report.problems)
+        work = staging / PASSES
+        first = [
+            engine.submit(_mentions, p, _state_path(work, "mentions", i))
+            for i, p in enumerate(plan.parts)
+        ]
+        _note_failures(engine, first[old:], report.problems)
+        mentions = [engine.submit(_nth, h, 0) for h in first]
         # Fewer buckets than partitions: a small input gets few files.
         count = max(1, min(buckets, len(plan.parts)))
-        rows = _decided_rows(engine, plan, overrides, count, staging / PASSES)
+        rows = _decided_rows(engine, plan, mentions, overrides, count, work)
         report.command = _written(engine, rows, plan, saved, old, staging, folder, import_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -323,28 +329,33 @@ def build_import(
     return report
 
 
-def _note_failures(engine: Engine, parts: list[Any], problems: list[Problem]) -> None:
-    """Report the papers whose extraction failed (kept without entities)."""
-    for failed in map(engine.result, [engine.submit(_failures, p) for p in parts]):
+def _note_failures(engine: Engine, first: list[Any], problems: list[Problem]) -> None:
+    """Report the papers whose extraction failed (kept without entities), from the first
+    pass's handles (:func:`_mentions`)."""
+    for failed in map(engine.result, [engine.submit(_nth, h, 1) for h in first]):
         list(failures_reported(failed, problems))
 
 
-def _failures(path: str) -> list[tuple[PaperRecord, Any]]:
-    part = state.load_part(path)
-    return [
-        (r, f) for (_, _, r, _), f in zip(part.papers, part.found, strict=True) if f[1] is not None
-    ]
+def _state_path(work: Path, name: str, i: int) -> str:
+    """The file of partition ``i``'s state after the pass ``name``."""
+    return str(work / f"{name}-{i:05d}.pickle.zst")
 
 
 def _decided_rows(
-    engine: Engine, plan: _Plan, overrides: Overrides | None, buckets: int, work: Path
+    engine: Engine,
+    plan: _Plan,
+    mentions: list[Any],
+    overrides: Overrides | None,
+    buckets: int,
+    work: Path,
 ) -> list[tuple[Any, str]]:
-    """The passes, each partition's state kept in ``work``: the handles of every
-    partition's and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of
-    their files, every corpus-wide decision taken."""
+    """The passes after the first (``mentions``: the handles of each partition's saved
+    mentions), each partition's state kept in ``work``: the handles of every partition's
+    and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of their files,
+    every corpus-wide decision taken."""
 
     def at(name: str, i: int) -> str:
-        return str(work / f"{name}-{i:05d}.pickle.zst")
+        return _state_path(work, name, i)
 
     def each(fn: Callable[..., Any], name: str, handles: list[Any], *args: Any) -> list[Any]:
         return [
@@ -352,10 +363,9 @@ def _decided_rows(
         ]
 
     share, submit = engine.share, engine.submit
-    stage = [submit(_mentions, p, at("mentions", i)) for i, p in enumerate(plan.parts)]
-    defs = reduced(engine, stage, P.definitions, P.merge_definitions)
+    defs = reduced(engine, mentions, P.definitions, P.merge_definitions)
     stage = each(
-        P.first_stage, "first", stage, share(senses.decide(defs, senses.shipped_lexicon()))
+        P.first_stage, "first", mentions, share(senses.decide(defs, senses.shipped_lexicon()))
     )
     counted = reduced(engine, stage, P.name_counts, P.merge_name_counts)
     names, forms = resolve.display_names(counted[0]), resolve.chosen(counted[1])
@@ -396,9 +406,13 @@ def _decided_rows(
     ]
 
 
-def _mentions(part: str, dst: str) -> str:
-    """Task: the mentions of the partition saved at ``part`` (checked), saved to ``dst``."""
-    return spill.dump(P.mentions_of(state.load_part(part)), dst)
+def _mentions(part: str, dst: str) -> tuple[str, list[tuple[PaperRecord, Any]]]:
+    """Task: the mentions of the partition saved at ``part`` (checked), saved to ``dst``;
+    ``dst`` and the papers whose extraction failed, with why."""
+    saved = state.load_part(part)
+    papers = (record for _, _, record, _ in saved.papers)
+    failed = [(r, f) for r, f in zip(papers, saved.found, strict=True) if f[1] is not None]
+    return spill.dump(P.mentions_of(saved), dst), failed
 
 
 def _part_graph(part: str, stage: str, dst: str, *args: Any) -> str:
