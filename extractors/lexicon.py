@@ -63,8 +63,8 @@ class Lexicon:
         self.entries[entry.canonical] = entry
         for name in entry.names:
             self.by_key.setdefault(name_key(name), entry)
-            if not (entry.cased or is_cased(name)):  # "optimisation"; never "BEHAVIOUR"
-                self.by_key.setdefault(name_key(british(name)), entry)
+            for spelling in british_spellings(entry, name):
+                self.by_key.setdefault(name_key(spelling), entry)
 
     def lookup(self, surface: str) -> Entry | None:
         """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
@@ -227,6 +227,14 @@ def _pluralisable(name):
     )
 
 
+def british_spellings(entry: Entry, name: str) -> list[str]:
+    """``name`` in British spelling ("optimisation"), for an uncased name only (never
+    "BEHAVIOUR" for the BEHAVIOR benchmark); none where that is how it is written."""
+    if entry.cased or is_cased(name) or (spelled := british(name)) == name:
+        return []
+    return [spelled]
+
+
 def phrase_patterns(lexicon: Lexicon) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """span_ruler phrase patterns for the lexicon: (case-sensitive, lowercase) lists; each
     pattern's id is the entry's canonical name."""
@@ -236,8 +244,7 @@ def phrase_patterns(lexicon: Lexicon) -> tuple[list[dict[str, Any]], list[dict[s
     for entry in lexicon.entries.values():
         for name in entry.names:
             variants = {name, name.replace("-", " "), name.replace(" ", "-")}
-            if not (entry.cased or is_cased(name)):
-                variants |= {british(v) for v in variants}
+            variants |= {b for v in variants for b in british_spellings(entry, v)}
             variants |= {plural(v) for v in variants if _pluralisable(v)}
             variants |= {v.replace("'", "\u2019") for v in variants if "'" in v}
             for variant in variants:
