@@ -38,10 +38,20 @@ _COLLECTION_WORD = re.compile(
 )
 
 
+#: The rest of a list up to the plural head that names its items ("MNIST and SVHN
+#: benchmarks", "X, Y, and Z datasets").
+_ITEM = r"(?:[A-Z0-9][\w\-.'’+/]*|[a-z]+-?[A-Z][\w\-]*)(?: [A-Z0-9][\w\-.'’+/]*){0,2}"
+_LIST_TO_HEAD = re.compile(
+    rf"(?:(?:,? (?:and|or) |, )(?:the )?{_ITEM}){{1,8}} "
+    r"(?i:(benchmarks|datasets|data sets|corpora))\b"
+)
+
+
 def collection_type(sentence: str, start: int, end: int, default: str) -> str:
     """Dataset or Benchmark as the sentence calls the name at [start, end): the word right
-    after it ("MNIST dataset"), else the nearest such word up to 80 characters before it
-    ("benchmarks such as MNIST and CIFAR-10"); otherwise ``default``.
+    after it ("MNIST dataset") or after the list it starts ("the MNIST and SVHN
+    benchmarks"), else the nearest such word up to 80 characters before it ("benchmarks
+    such as MNIST and CIFAR-10"); otherwise ``default``.
 
     >>> s = "We use vision benchmarks such as MNIST and CIFAR-10."
     >>> collection_type(s, s.index("MNIST"), s.index("MNIST") + 5, "Dataset")
@@ -49,8 +59,13 @@ def collection_type(sentence: str, start: int, end: int, default: str) -> str:
     >>> s = "On CIFAR-10 and the FooQA benchmark."
     >>> collection_type(s, 3, 11, "Dataset")
     'Dataset'
+    >>> s = "On the MNIST, Foo and Bar Baz benchmarks."
+    >>> collection_type(s, 7, 12, "Dataset")
+    'Benchmark'
     """
     after = _COLLECTION_WORD.match(sentence, end + 1) if sentence[end : end + 1] == " " else None
+    if after is None:
+        after = _LIST_TO_HEAD.match(sentence, end)
     if after:
         return _collection_kind(after.group(1))
     window = sentence[max(0, start - 80) : start]
@@ -210,10 +225,13 @@ def coined_type(text: str, start: int, end: int, lexicon: Lexicon) -> str:
     """A coined name's type from its context: the words around it (as for proposals), else
     Dataset right after "evaluated on"-style prepositions ("results on WSJ45") or in
     brackets after data ("fundus images (FairGenMed)"), else a known measure or collection
-    its last part names ("ES-FID" is a Metric as FID is), else Method."""
+    its last part names ("ES-FID" is a Metric as FID is, "CodeBERTScore" as a score),
+    else Method."""
     kind = proposal_type(text, start, end)
     if kind != METHOD:
         return kind
+    if text[start:end].endswith("Score") and end - start > 5:
+        return METRIC
     if (
         _EVALUATED_ON.search(text, max(0, start - 20), start)
         or _DATA_BEFORE.search(text, max(0, start - 12), start)
@@ -229,15 +247,20 @@ _LOWER_WORDS = re.compile(r"[a-z\-]+")
 _ARTICLES = {"a", "an", "the"}
 #: Words after a name that start another phrase ("X on the Y benchmark").
 _PHRASE_STOPS = word_set("phrase_stops")
+#: Words that qualify a name's head without saying what it is ("the first manually curated
+#: benchmark"): skipped on the way to the head.
+_FILLERS = word_set("head_fillers")
 
 
 def _words_of_its_phrase(after):
-    """Up to four lowercase words after a name, articles aside, up to a preposition or to
-    "and a(n) ...", which start another phrase ("X on the Y benchmark", "X and a framework";
-    not "X and the Y datasets").
+    """Up to four lowercase words after a name, articles, adverbs and fillers ("first",
+    "new") aside, up to a preposition or to "and a(n) ...", which start another phrase ("X
+    on the Y benchmark", "X and a framework"; not "X and the Y datasets").
 
     >>> _words_of_its_phrase(", a large-scale media interview dataset of talks")
-    ['large-scale', 'media', 'interview', 'dataset']
+    ['media', 'interview', 'dataset']
+    >>> _words_of_its_phrase(", the first manually curated evaluation benchmark for MT")
+    ['curated', 'evaluation', 'benchmark']
     >>> _words_of_its_phrase(" and a dialogue framework"), _words_of_its_phrase(" and Y datasets")
     ([], ['and', 'y', 'datasets'])
     """
@@ -249,6 +272,8 @@ def _words_of_its_phrase(after):
             if words and words[-1] in ("and", "or") and w != "the":
                 words.pop()
                 break
+            continue
+        if w in _FILLERS or w.endswith("ly") and len(w) > 4:
             continue
         words.append(w)
     return words

@@ -74,7 +74,7 @@ def placed_name_candidates(
     """Candidates of the names typed by where they stand (:mod:`kg.extractors.rules.lists`):
     lists, result subjects, "our X" and method heads. An evaluation list must hold a name
     the lexicon knows as a Dataset/Benchmark, a baseline list one it knows as a Method or
-    a coined name; the names the lexicon knows keep their own candidates."""
+    a coined name; the names the lexicon knows as written keep their own candidates."""
     found = []
     for items, kind, cue in list_spans(text):
         names = [text[a:b] for a, b in items]
@@ -89,7 +89,10 @@ def placed_name_candidates(
         if cue == "evaluation":  # typed as the known collections of the list
             kind = next(e.type for e in entries if e and e.type in COLLECTION_TYPES)
         for (a, b), name, entry in zip(items, names, entries, strict=True):
-            if entry is None and name not in defined:
+            # A cased entry not written with its case ("mini-ImageNet" for "Mini-Imagenet")
+            # has no candidate of its own: the list gives it one.
+            unmatched = entry is None or lexicon.lookup_as_written(name) is None
+            if unmatched and name not in defined:
                 named = BENCHMARK if kind == DATASET and name.lower().endswith("bench") else kind
                 found.append(Candidate(a, b, named, name, LIST_NAME))
     for rule, spans in (

@@ -26,8 +26,9 @@ _PREPOSITIONS = frozenset(("on", "in", "for", "with", "from", "to", "at", "by", 
 #: Endings of words that describe rather than name ("Bayesian", "Lexical").
 _ADJECTIVE_SUFFIXES = ("ian", "al", "ic", "ive", "ous", "ed", "ing", "ean", "ese", "ish")
 
-#: One item of a list: up to three capitalised words, or a word with an inner capital.
-_WORD = r"(?:[A-Z][\w\-.'’]*[\w’]|[A-Z]|[a-z]+[A-Z][\w\-]*)"
+#: One item of a list: up to three capitalised words, or a word with an inner capital
+#: ("iNat", "mini-ImageNet").
+_WORD = r"(?:[A-Z][\w\-.'’]*[\w’]|[A-Z]|[a-z]+-?[A-Z][\w\-]*)"
 _ITEM = rf"{_WORD}(?: [A-Z][\w\-.'’]*[\w’]){{0,2}}"
 _SEPARATOR = r"(?:,? and |,? or |,? & |, )(?:the )?"
 _LIST = rf"{_ITEM}(?:{_SEPARATOR}{_ITEM})*"

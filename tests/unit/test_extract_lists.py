@@ -229,6 +229,30 @@ def found(nlp, text):
             [("Metric", "ZORB Score", "metric-headed", "used")],
         ),
         ("We report the BLEU score.", [("Metric", "BLEU score", "lexicon", "used")]),
+        (
+            # an item with a lowercase prefix; a cased entry not written with its case
+            "We test on the Plover, mini-Heron and Usps datasets.",
+            [
+                ("Dataset", "Plover", "list-name", "used"),
+                ("Dataset", "Usps", "list-name", "used"),
+                ("Dataset", "mini-Heron", "list-name", "used"),
+            ],
+        ),
+        (
+            # the plural head after a list types its first item too
+            "Results on the MNIST and Plover benchmarks.",
+            [
+                ("Benchmark", "MNIST", "lexicon", "used"),
+                ("Benchmark", "Plover", "headed-name", "used"),
+            ],
+        ),
+        (
+            # fillers between a proposed name and its head
+            "We introduce QuokkaQA, the first manually curated evaluation benchmark for idioms.",
+            [("Benchmark", "QuokkaQA", "proposal", "proposed")],
+        ),
+        ("We report gains in WombatScore.", [("Metric", "WombatScore", "coined-name", "used")]),
+        ("We train in FP16 with CUDA.", []),
     ],
 )
 def test_mentions_of_placed_names(nlp, text, expected):
