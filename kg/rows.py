@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kg.errors import KgError
 from kg.graph._nx import node_attrs, successors
+from kg.pickled import pickle_plain
 from kg.schema import NODE_KINDS, REL_ENDPOINTS, REL_TYPES, labels_of
 
 if TYPE_CHECKING:
@@ -78,6 +79,9 @@ class RelationshipRow(NamedTuple):
     def group(self) -> tuple[str, str, str]:
         """(type, start kind, end kind): what a statement writing it is built for."""
         return self.type, self.start_kind, self.end_kind
+
+
+pickle_plain(NodeRow, RelationshipRow)
 
 
 def _storable(name: str, value: object) -> Value:

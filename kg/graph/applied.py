@@ -35,6 +35,7 @@ from kg.extractors.rules.evaluations import (
     sentence_kind,
 )
 from kg.extractors.rules.sentences import sentence_bounds
+from kg.pickled import pickle_plain
 
 #: A pair named in one evaluation sentence scores 1.0; a proposed method or dataset with
 #: the other named in another evaluation sentence 0.5.
@@ -55,6 +56,9 @@ class Evidence(NamedTuple):
     start: int
     end: int
     sentence: str
+
+
+pickle_plain(Evidence)
 
 
 def paper_pairs(

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from kg.extractors.names import fold
+from kg.pickled import pickle_plain
 
 #: A name is common when at least this many people are expected to carry it.
 COMMON_AT = 0.5
@@ -66,6 +67,9 @@ class PaperSummary(NamedTuple):
     venue: str | None
     authors: tuple[Authorship, ...]
     topics: tuple[str, ...]
+
+
+pickle_plain(Authorship, PaperSummary)
 
 
 @dataclass

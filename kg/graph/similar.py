@@ -37,6 +37,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.graph import latent
+from kg.pickled import pickle_plain
 
 #: Decimal places of a stored score.
 SCORE_DIGITS = 6
@@ -81,6 +82,9 @@ class Summary(NamedTuple):
 
     terms: dict[str, int]
     concepts: dict[str, float]
+
+
+pickle_plain(Summary)
 
 
 @dataclass(frozen=True)
