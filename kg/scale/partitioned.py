@@ -226,8 +226,9 @@ def bucket_of(key: str, buckets: int) -> int:
 
 def part_rows(part: PartGraph, people: Sequence[Person], buckets: int) -> tuple[Rows, list]:
     """Pass 7: the partition's people laid onto its authors; its own rows, and its
-    ``buckets`` buckets of partials (on a copy: a task run again sees what the first saw)."""
-    G = part.graph.copy()
+    ``buckets`` buckets of partials. Changes ``part``'s graph: give it one read from its
+    file for this call (a task run again reads the file again)."""
+    G = part.graph
     papers = {n for n, kind in G.nodes(data="kind") if kind == S.PAPER}
     apply_people(G, [p for p in people if any(pk in papers for pk, _ in p.authorships)])
     own = Rows()
