@@ -30,6 +30,8 @@ _NOT_TASK_NAMES = word_set("not_task_names")
 _ARY_NOUNS = frozenset(("dictionary", "summary", "vocabulary", "boundary", "library", "glossary"))
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]*")
 _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
+#: Collection nouns before "tasks": "X benchmark tasks" are the tasks of benchmark X.
+_COLLECTION_WORDS = frozenset(("benchmark", "benchmarks", "suite", "suites"))
 #: A verb of trouble before "the X problem": a problem suffered, not a task solved
 #: ("mitigate the error propagation problem").
 _ISSUE_BEFORE = re.compile(
@@ -192,11 +194,14 @@ def _modifier_pair(text, first, start, second):
 
 def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
     """Task phrases: up to three modifiers before a task head ("multi-view clustering"),
-    and "the X task/problem" (third item True for these).
+    and "the X task/problem" (third item True for these; "X benchmark tasks" names X).
 
     >>> s = "We study out-of-distribution detection and the delayed serial recall task."
     >>> [(s[a:b], named) for a, b, named in task_spans(s)]
     [('out-of-distribution detection', False), ('delayed serial recall', True)]
+    >>> s = "It wins on continuous control benchmark tasks."
+    >>> [(s[a:b], named) for a, b, named in task_spans(s)]
+    [('continuous control', True)]
     """
     found = []
     lowered = sentence.lower()
@@ -208,6 +213,8 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
         if not words or (named and sentence[words[-1][2] : start] != " "):
             continue
         head = len(words) - 1
+        if named and head > 0 and words[head][0].lower() in _COLLECTION_WORDS:
+            head -= 1  # "continuous control benchmark tasks": the tasks of a benchmark
         first = modifiers_start(sentence, words, head, lead=named)
         if _beaten(words, first):
             continue
