@@ -31,7 +31,9 @@ _ADJECTIVE_SUFFIXES = ("ian", "al", "ic", "ive", "ous", "ed", "ing", "ean", "ese
 _WORD = r"(?:[A-Z][\w\-.'’]*[\w’]|[A-Z]|[a-z]+-?[A-Z][\w\-]*)"
 _ITEM = rf"{_WORD}(?: [A-Z][\w\-.'’]*[\w’]){{0,2}}"
 _SEPARATOR = r"(?:,? and |,? or |,? & |, )(?:the )?"
-_LIST = rf"{_ITEM}(?:{_SEPARATOR}{_ITEM})*"
+#: An item may carry its short form in brackets ("Counterfactual Data Augmentation (CDA)").
+_BRACKETED = r"(?: \([^()]{1,20}\))?"
+_LIST = rf"{_ITEM}{_BRACKETED}(?:{_SEPARATOR}{_ITEM}{_BRACKETED})*"
 _ITEM_RE = re.compile(_ITEM)
 _COLLECTION = r"(?:data ?sets?|corpora|corpus|benchmarks?|suites?)"
 

@@ -253,6 +253,15 @@ def found(nlp, text):
         ),
         ("We report gains in WombatScore.", [("Metric", "WombatScore", "coined-name", "used")]),
         ("We train in FP16 with CUDA.", []),
+        (
+            # a short form in brackets does not end the list
+            "We compare techniques: Wombat Data Augmentation (WDA), Quokka-Prune, and Numbat-Fix.",
+            [
+                ("Method", "Numbat-Fix", "list-name", "used"),
+                ("Method", "Quokka-Prune", "list-name", "used"),
+                ("Method", "Wombat Data Augmentation", "abbreviation", "used"),
+            ],
+        ),
     ],
 )
 def test_mentions_of_placed_names(nlp, text, expected):
