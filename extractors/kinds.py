@@ -250,6 +250,8 @@ _PHRASE_STOPS = word_set("phrase_stops")
 #: Words that qualify a name's head without saying what it is ("the first manually curated
 #: benchmark"): skipped on the way to the head.
 _FILLERS = word_set("head_fillers")
+#: Nouns in -ly ("anomaly", "family"), which are no adverbs.
+_LY_NOUNS = word_set("ly_nouns")
 
 
 def _words_of_its_phrase(after):
@@ -261,6 +263,8 @@ def _words_of_its_phrase(after):
     ['media', 'interview', 'dataset']
     >>> _words_of_its_phrase(", the first manually curated evaluation benchmark for MT")
     ['curated', 'evaluation', 'benchmark']
+    >>> _words_of_its_phrase(", a new model family")
+    ['model', 'family']
     >>> _words_of_its_phrase(" and a dialogue framework"), _words_of_its_phrase(" and Y datasets")
     ([], ['and', 'y', 'datasets'])
     """
@@ -273,7 +277,7 @@ def _words_of_its_phrase(after):
                 words.pop()
                 break
             continue
-        if w in _FILLERS or w.endswith("ly") and len(w) > 4:
+        if w in _FILLERS or w.endswith("ly") and len(w) > 4 and w not in _LY_NOUNS:
             continue
         words.append(w)
     return words
