@@ -98,12 +98,15 @@ def open_pool(args: argparse.Namespace, adding: bool) -> AbstractContextManager[
 
 
 def import_summary(report: "ImportReport") -> str:
-    """What an import build read, in one line.
+    """What an import build read, in one line; for a later batch, the files it changed.
 
     >>> from kg.scale.imports import ImportReport
     >>> import_summary(ImportReport(records=5, papers=2, duplicates=1, partitions=1,
     ...                             total_papers=9, known=2))
     'Read 5 records: 2 papers, 1 duplicates, 2 known, 0 skipped; 1 partition. 9 papers in all.'
+    >>> import_summary(ImportReport(records=2, papers=2, partitions=2, total_papers=9,
+    ...                             files=30, changed=["a.csv"] * 12)).split(". ", 1)[1]
+    '9 papers in all; 12 of 30 files changed (the rest kept as they were).'
     """
     known = f"{report.known:,} known, " if report.known else ""
     skipped = sum(not p.kept for p in report.problems)
@@ -111,6 +114,11 @@ def import_summary(report: "ImportReport") -> str:
     total = (
         f" {report.total_papers:,} papers in all." if report.total_papers > report.papers else ""
     )
+    if total and report.files:
+        total = (
+            f"{total[:-1]}; {len(report.changed):,} of {report.files:,} files changed "
+            "(the rest kept as they were)."
+        )
     return (
         f"Read {report.records:,} records: {report.papers:,} papers, "
         f"{report.duplicates:,} duplicates, {known}{skipped:,} skipped; {parts}.{total}"

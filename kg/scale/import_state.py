@@ -9,6 +9,7 @@ files equal those of one build of all the inputs. Saved extraction is reused onl
 kg version, lexicon and extraction code that made it.
 """
 
+import filecmp
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -129,14 +130,30 @@ def check_folder(directory: Path) -> None:
         )
 
 
-def replace_folder(staging: Path, directory: Path) -> None:
-    """Put ``staging`` where ``directory`` is (an earlier folder of import files goes)."""
+def replace_folder(staging: Path, directory: Path) -> list[str]:
+    """Put ``staging`` where ``directory`` is (an earlier folder of import files goes); the
+    names of its files that the earlier folder did not hold as they are now. A file an
+    earlier batch wrote with the same bytes is kept as it was (its time and inode too), so
+    what a later batch leaves unchanged is not written again."""
     check_folder(directory)
-    if directory.exists():
-        old = directory.with_name(f".{directory.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(directory, old)
+    if not directory.exists():
         os.replace(staging, directory)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(staging, directory)
+        return sorted(p.name for p in staging_files(directory))
+    old = directory.with_name(f".{directory.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    os.replace(directory, old)
+    changed = []
+    for path in staging_files(staging):
+        earlier = old / path.name
+        if earlier.is_file() and filecmp.cmp(earlier, path, shallow=False):
+            os.replace(earlier, path)
+        else:
+            changed.append(path.name)
+    os.replace(staging, directory)
+    shutil.rmtree(old, ignore_errors=True)
+    return sorted(changed)
+
+
+def staging_files(folder: Path) -> list[Path]:
+    """The files of a folder of import files (not the saved partitions' folder)."""
+    return [p for p in folder.iterdir() if p.is_file()]

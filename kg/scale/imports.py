@@ -196,6 +196,9 @@ class ImportReport:
     known: int = 0
     problems: list[Problem] = field(default_factory=list)
     command: str = ""
+    #: The folder's files, and those this build wrote anew (the others it kept as they were).
+    files: int = 0
+    changed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -322,7 +325,10 @@ def build_import(
         # Fewer buckets than partitions: a small input gets few files.
         count = max(1, min(buckets, len(plan.parts)))
         rows = _decided_rows(engine, plan, mentions, overrides, count, work)
-        report.command = _written(engine, rows, plan, saved, old, staging, folder, import_dir)
+        report.command, report.changed = _written(
+            engine, rows, plan, saved, old, staging, folder, import_dir
+        )
+        report.files = len(state.staging_files(folder))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -455,10 +461,10 @@ def _written(
     staging: Path,
     directory: Path,
     import_dir: str | None,
-) -> str:
+) -> tuple[str, list[str]]:
     """Write every partition's and bucket's files, the header files, the constraints, the
     import command and what a later batch reads into ``staging``, then put it where
-    ``directory`` is; the command."""
+    ``directory`` is; the command, and the files that changed."""
     columns = reduced(engine, [r for r, _ in rows], columns_of, merge_columns)
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
@@ -487,7 +493,7 @@ def _written(
             by_group.setdefault(group, []).append(name)
     command = header_files(staging, headers, by_group, import_dir or str(directory))
     shutil.rmtree(staging / PASSES)
-    state.replace_folder(staging, directory)
+    changed = state.replace_folder(staging, directory)
     if cleaned:
         Cleaner.changed_note(cleaned, "the neo4j-admin CSV files")
-    return command
+    return command, changed

@@ -56,12 +56,29 @@ def test_two_batches_give_the_rows_of_one_build(at_once, in_two):
 def test_a_paper_read_again_in_a_later_batch_is_a_duplicate(seed_files, tmp_path):
     out = tmp_path / "files"
     build_import(seed_files, out, **OPTIONS)
+    written = {p.name: p.stat().st_ino for p in out.glob("*.csv")}
     again = build_import(seed_files[:1], out, **OPTIONS)
     assert (again.papers, again.total_papers) == (0, 180)
+    # nothing but duplicates: every CSV file is kept as the first batch wrote it
+    assert [name for name in again.changed if name.endswith(".csv")] == []
+    assert {p.name: p.stat().st_ino for p in out.glob("*.csv")} == written
+    assert again.files == len([p for p in out.iterdir() if p.is_file()])
     assert (again.known, again.duplicates) == (again.records, 0) and again.records > 0
     once = tmp_path / "once"
     build_import([*seed_files, seed_files[0]], once, **OPTIONS)
     assert rows_of(out) == rows_of(once)
+
+
+def test_a_later_batch_rewrites_only_the_files_it_changes(in_two):
+    first, second, step, out = in_two
+    assert first.changed and len(first.changed) == first.files  # a new folder: all written
+    assert 0 < len(second.changed) < second.files
+    for path in out.glob("*.csv"):
+        before = step / path.name
+        if path.name not in second.changed:
+            assert path.read_bytes() == before.read_bytes()
+        elif before.exists():
+            assert path.read_bytes() != before.read_bytes()
 
 
 def test_fresh_starts_the_folder_anew_and_another_kgs_folder_is_refused(
