@@ -132,26 +132,41 @@ def check_folder(directory: Path) -> None:
 
 def replace_folder(staging: Path, directory: Path) -> list[str]:
     """Put ``staging`` where ``directory`` is (an earlier folder of import files goes); the
-    names of its files that the earlier folder did not hold as they are now. A file an
-    earlier batch wrote with the same bytes is kept as it was (its time and inode too), so
-    what a later batch leaves unchanged is not written again."""
+    names of its files that the earlier folder did not hold as they are now. A file the
+    earlier folder holds with the same bytes is kept as it was (a hard link to it takes the
+    new one's place, time and inode kept), so what a later batch leaves unchanged is not
+    written again; the earlier folder is not touched until the two are swapped."""
     check_folder(directory)
-    if not directory.exists():
-        os.replace(staging, directory)
-        return sorted(p.name for p in staging_files(directory))
-    old = directory.with_name(f".{directory.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    os.replace(directory, old)
     changed = []
     for path in staging_files(staging):
-        earlier = old / path.name
-        if earlier.is_file() and filecmp.cmp(earlier, path, shallow=False):
-            os.replace(earlier, path)
-        else:
+        earlier = directory / path.name
+        if not (
+            earlier.is_file()
+            and filecmp.cmp(earlier, path, shallow=False)
+            and _linked(earlier, path)
+        ):
             changed.append(path.name)
-    os.replace(staging, directory)
-    shutil.rmtree(old, ignore_errors=True)
+    if directory.exists():
+        old = directory.with_name(f".{directory.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(directory, old)
+        os.replace(staging, directory)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(staging, directory)
     return sorted(changed)
+
+
+def _linked(earlier: Path, path: Path) -> bool:
+    """Put a hard link to ``earlier`` in the place of ``path``; False where the filesystem
+    makes none (``path`` then stays)."""
+    link = path.with_name(f".{path.name}.link")
+    try:
+        os.link(earlier, link)
+    except OSError:
+        return False
+    os.replace(link, path)
+    return True
 
 
 def staging_files(folder: Path) -> list[Path]:
