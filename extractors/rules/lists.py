@@ -165,7 +165,8 @@ def _items(text: str, start: int, end: int) -> list[tuple[int, int]]:
             or "'s" in name
             or "’s" in name
             or words[-1].lower() in _TASK_HEADS
-            or len(words) > 1 and _NAME_GOES_ON.match(text, at + len(name))
+            or len(words) > 1
+            and _NAME_GOES_ON.match(text, at + len(name))
         ):
             continue
         found.append((at, at + len(name)))
