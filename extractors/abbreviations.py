@@ -233,6 +233,8 @@ def _long_form_index(short, window):
     index = best_long_form(short, words) if words else None
     if index is None and any(c.isdigit() for c in short):
         index = best_long_form("".join(c for c in short if not c.isdigit()), words)
+    if index == 0:
+        return index  # nothing starts earlier
     spelled = initials_index(short, words)
     if spelled is not None and (index is None or spelled < index):
         return spelled

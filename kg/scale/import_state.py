@@ -84,10 +84,12 @@ def read_saved(directory: Path) -> Saved:
 
 def keep_part(src: str, duplicates: list[P.Planned], dst: str) -> str:
     """Task: the partition saved at ``src``, with ``duplicates`` (later duplicates of its
-    papers) added, saved to ``dst`` (copied as it is without them)."""
+    papers) added, saved to ``dst`` (kept as it is without them: a hard link, or a copy
+    where the filesystem makes none)."""
     if not duplicates:
-        with atomic_output(Path(dst), "a partition's saved extraction", binary=True) as out:
-            out.write(Path(src).read_bytes())
+        if not _linked(Path(src), Path(dst)):
+            with atomic_output(Path(dst), "a partition's saved extraction", binary=True) as out:
+                out.write(Path(src).read_bytes())
         return dst
     part = load_part(src)
     spill.dump(P.Part(part.papers, part.found, [*part.duplicates, *duplicates]), dst)
@@ -158,8 +160,8 @@ def replace_folder(staging: Path, directory: Path) -> list[str]:
 
 
 def _linked(earlier: Path, path: Path) -> bool:
-    """Put a hard link to ``earlier`` in the place of ``path``; False where the filesystem
-    makes none (``path`` then stays)."""
+    """Put a hard link to ``earlier`` at ``path`` (in the place of the file there, if any);
+    False where the filesystem makes none (``path`` then stays as it was)."""
     link = path.with_name(f".{path.name}.link")
     try:
         os.link(earlier, link)
