@@ -30,6 +30,8 @@ from bench.unseen_sample import DATA, PAPERLISTS, SHARED
 GOLD = DATA / "unseen-gold.jsonl"
 #: The paperlists tuning set: the same format, annotated the same way, for changing rules.
 TUNING_GOLD = GOLD.with_name("tuning-gold.jsonl")
+#: The second paperlists tuning set (drawn and annotated on 2026-12-05; see bench/data).
+SECOND_TUNING_GOLD = GOLD.with_name("tuning-gold-2.jsonl")
 ENTITY_TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 ROLES = ("proposed", "used")
 

@@ -16,6 +16,13 @@ for changing rules on conference abstracts) takes the same eligible records less
 sample's 50 and the 60 abstracts of ``bench/data/applied-recall.jsonl``, in the same order,
 then ``random.Random(2912).sample(records, 40)`` (``tuning_sample_pairs``).
 
+The **second paperlists tuning sample** (``bench/data/tuning-gold-2.jsonl``, drawn on
+2026-12-05, once the first one's errors had been read for many rule changes) takes the
+same eligible records less the unseen sample, the APPLIED_TO recall set and the first
+tuning sample, in the same order, then ``random.Random(3505).sample(records, 40)``
+(``tuning_sample_pairs(second=True)``). It was annotated and scored before any rule was
+changed looking at it, so its first score is a second measurement on unseen papers.
+
     python -m bench.unseen_sample                  # print "file<TAB>id" lines
     python -m bench.unseen_sample --out pairs.tsv  # write them to a file instead
 
@@ -38,6 +45,7 @@ SIZE = 50
 MIN_YEAR = 2017
 TUNING_SEED = 2912
 TUNING_SIZE = 40
+SECOND_TUNING_SEED = 3505
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -73,15 +81,21 @@ def sample_pairs(directory=PAPERLISTS, seed=SEED, size=SIZE):
     return [(name, rec["id"]) for name, rec in sample_records(directory, seed, size)]
 
 
-def tuning_sample_pairs(directory=PAPERLISTS):
+def tuning_sample_pairs(directory=PAPERLISTS, second=False):
     """The paperlists tuning sample's (file name, id) pairs, in sample order: the eligible
-    records that neither the unseen sample nor the APPLIED_TO recall set holds."""
+    records that neither the unseen sample nor the APPLIED_TO recall set holds (nor, for
+    the ``second`` sample, the first)."""
     eligible = eligible_records(directory)
     taken = {(name, rec["id"]) for name, rec in random.Random(SEED).sample(eligible, SIZE)}
     with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
         taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
     records = [(n, r) for n, r in eligible if (n, r["id"]) not in taken]
     drawn = random.Random(TUNING_SEED).sample(records, TUNING_SIZE)
+    if not second:
+        return [(name, rec["id"]) for name, rec in drawn]
+    first = {(name, rec["id"]) for name, rec in drawn}
+    records = [(n, r) for n, r in records if (n, r["id"]) not in first]
+    drawn = random.Random(SECOND_TUNING_SEED).sample(records, TUNING_SIZE)
     return [(name, rec["id"]) for name, rec in drawn]
 
 
@@ -89,11 +103,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="write the pairs here (file<TAB>id per line) instead of stdout")
     ap.add_argument("--tuning", action="store_true", help="the paperlists tuning sample instead")
+    ap.add_argument("--tuning-2", action="store_true", help="the second tuning sample instead")
     args = ap.parse_args(argv)
     if not PAPERLISTS.is_dir():
         print(f"paperlists not found at {PAPERLISTS}", file=sys.stderr)
         return 1
-    pairs = tuning_sample_pairs() if args.tuning else sample_pairs()
+    if args.tuning_2:
+        pairs = tuning_sample_pairs(second=True)
+    else:
+        pairs = tuning_sample_pairs() if args.tuning else sample_pairs()
     lines = "".join(f"{name}\t{pid}\n" for name, pid in pairs)
     if args.out:
         Path(args.out).write_text(lines, encoding="utf-8")

@@ -10,7 +10,7 @@ import pytest
 
 from bench import quality, unseen_sample
 from bench.external_eval import SCIREX_LABELS, SPAN_CORPORA
-from bench.unseen_gold import TUNING_GOLD, read_stored
+from bench.unseen_gold import SECOND_TUNING_GOLD, TUNING_GOLD, read_stored
 from kg.cli import main as kg_main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,7 +59,14 @@ def test_the_json_holds_every_set_class_and_measure(run):
     _, res = run
     assert set(res) == {"meta", "sets", "gap", "external", "lexicon"}
     assert res["meta"]["bootstrap"] == 20 and res["meta"]["seed"] == quality.SEED
-    assert set(res["sets"]) == {"unseen", "paperlists tuning", "dev tuning", "dev check", "dev all"}
+    assert set(res["sets"]) == {
+        "unseen",
+        "paperlists tuning",
+        "paperlists tuning 2",
+        "dev tuning",
+        "dev check",
+        "dev all",
+    }
     for name, s in res["sets"].items():
         assert set(s["classes"]) == set(quality.CLASSES), name
         for c in s["classes"].values():
@@ -67,6 +74,7 @@ def test_the_json_holds_every_set_class_and_measure(run):
             assert {"tp", "n_sys", "n_gold"} <= set(c)
     assert res["sets"]["unseen"]["papers"] == 50
     assert res["sets"]["paperlists tuning"]["papers"] == len(read_stored(TUNING_GOLD))
+    assert res["sets"]["paperlists tuning 2"]["papers"] == len(read_stored(SECOND_TUNING_GOLD))
     tuning, check = res["sets"]["dev tuning"]["papers"], res["sets"]["dev check"]["papers"]
     assert tuning + check == res["sets"]["dev all"]["papers"] == 100
     assert 40 <= tuning <= 60  # the split rule gives about half and half
@@ -92,7 +100,7 @@ def test_the_json_holds_the_external_corpora_and_the_lexicon_split(run):
     scirex = res["external"]["scirex-abstracts"]
     assert scirex["unit"] == "paper" and set(scirex["labels"]) == set(SCIREX_LABELS.values())
     assert all(is_figure(c["recall"]) for c in scirex["labels"].values())
-    assert set(res["lexicon"]) == {"unseen", "paperlists tuning", "dev tuning", "dev check"}
+    assert set(res["lexicon"]) == set(res["sets"]) - {"dev all"}
     for lx in res["lexicon"].values():
         assert is_figure(lx["share_held"]) and lx["gold_held"] > 0 and lx["gold_not_held"] > 0
         for key in ("micro recall in", "micro recall out", "type-blind recall in"):

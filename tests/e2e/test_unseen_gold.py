@@ -68,18 +68,22 @@ def test_the_sampler_cli_prints_the_pairs(capsys, tmp_path):
     assert json.dumps(lines)  # plain strings
 
 
-def test_the_tuning_set_is_a_prefix_of_its_sample_and_lands_in_its_abstracts():
-    tuning = unseen_gold.read_stored(unseen_gold.TUNING_GOLD)
-    pairs = unseen_sample.tuning_sample_pairs()
+@pytest.mark.parametrize("second", [False, True], ids=["tuning", "tuning-2"])
+def test_a_tuning_set_is_a_prefix_of_its_sample_and_lands_in_its_abstracts(second):
+    path = unseen_gold.SECOND_TUNING_GOLD if second else unseen_gold.TUNING_GOLD
+    tuning = unseen_gold.read_stored(path)
+    pairs = unseen_sample.tuning_sample_pairs(second=second)
     assert len(pairs) == unseen_sample.TUNING_SIZE
     assert [(r["file"], r["id"]) for r in tuning] == pairs[: len(tuning)]
     assert not set(pairs) & set(unseen_sample.sample_pairs())  # never an unseen paper
+    if second:  # nor a paper of the first tuning sample
+        assert not set(pairs) & set(unseen_sample.tuning_sample_pairs())
     sources = unseen_gold.paperlists_records(r["file"] for r in tuning)
     for rec in tuning:
         text = sources[(rec["file"], rec["id"])]["text"]
         for ent in rec["entities"]:
             surface = text[ent["start"] : ent["end"]]
             assert surface and surface == surface.strip(), (rec["id"], ent)
-    res = unseen_gold.self_check(unseen_gold.TUNING_GOLD)
+    res = unseen_gold.self_check(path)
     assert res["type_blind"]["f1"] == 1.0
     assert res["type_blind"]["n_gold"] == sum(len(r["entities"]) for r in tuning)

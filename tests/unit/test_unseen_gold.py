@@ -1,19 +1,21 @@
-"""The stored gold sets (unseen and paperlists tuning) have the agreed shape (no ../shared
-needed)."""
+"""The stored gold sets (unseen and the two paperlists tuning sets) have the agreed shape
+(no ../shared needed)."""
 
 import json
 import unicodedata
 
 import pytest
 
-from bench.unseen_gold import ENTITY_TYPES, GOLD, ROLES, TUNING_GOLD
+from bench.unseen_gold import ENTITY_TYPES, GOLD, ROLES, SECOND_TUNING_GOLD, TUNING_GOLD
 
 FILES = {"acl.jsonl", "coling.jsonl", "colm.jsonl", "iclr.jsonl", "icml.jsonl", "naacl.jsonl",
          "nips.jsonl"}  # fmt: skip
 ENTITY_KEYS = {"start", "end", "type", "role", "canonical"}
 
 
-@pytest.fixture(params=[GOLD, TUNING_GOLD], ids=["unseen", "tuning"])
+@pytest.fixture(
+    params=[GOLD, TUNING_GOLD, SECOND_TUNING_GOLD], ids=["unseen", "tuning", "tuning-2"]
+)
 def rows(request):
     text = request.param.read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line]
