@@ -15,7 +15,9 @@ _STOP_BEFORE = {",", ";", ":", ".", "?", "!"}
 #: Characters of formulas, which short forms do not hold (nor "^" beside a space, as
 #: "O( r n^K-1 )" does; "M^3K" may be a name).
 _MATH_CHARACTERS = set("=<>{}\\$|")
-_CLAUSE_STOPS = (";", ":", ". ", "? ", "! ", "—")
+#: Where the words a long form may take start: a clause break, or a closing bracket (no long
+#: form holds another bracket: "captioning (COCO) and semi-supervised (CIFAR-10) tasks").
+_CLAUSE_STOPS = (";", ":", ". ", "? ", "! ", "—", ") ")
 _LIST_SEPARATOR = re.compile(r"[;,]\s*(?:and\s+|or\s+)?")
 _LEADING_JUNK = {
     "the",

@@ -390,14 +390,37 @@ def said_to_be_a_method(text: str, abbr: Abbreviation) -> bool:
     return _cue_type(words) == METHOD
 
 
+#: "the task of X (Y)", "X (Y) tasks": the pair names a task, whatever its capitals say.
+_TASK_OF_BEFORE = re.compile(r"\btasks? of (?:the )?$", re.IGNORECASE)
+_TASK_AFTER = re.compile(r"\)? tasks?\b")
+
+
+def named_as_task(text: str, abbr: Abbreviation) -> bool:
+    """Whether the words around an acronym's pair call it a task.
+
+    >>> from kg.extractors.abbreviations import find_abbreviations
+    >>> s = "We propose the task of Simple Definition Generation (SDG). Success in Textual"
+    >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins."
+    >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)]
+    [('SDG', True), ('TM', True), ('GR', False)]
+    """
+    first = min(abbr.long_start, abbr.short_start)
+    end = max(abbr.short_end, abbr.long_end)
+    return bool(
+        _TASK_OF_BEFORE.search(text, max(0, first - 20), first) or _TASK_AFTER.match(text, end)
+    )
+
+
 def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
     """The type of an acronym the lexicon does not know, from its definition: what an
-    apposition or head word after it says, else its long form's own type; a Concept
-    introduced right there or followed by a method word is a Method ("We propose agent
-    skill induction (ASI)"; not "... Hypothesis (BRH)")."""
+    apposition or head word after it says, else a Task where the words around call it one,
+    else its long form's own type; a Concept introduced right there or followed by a method
+    word is a Method ("We propose agent skill induction (ASI)"; not "... Hypothesis (BRH)")."""
     kind = apposition_type(text, abbr.short_end)
     if kind is not None:
         return kind
+    if named_as_task(text, abbr):
+        return TASK
     kind = own_type(abbr.long, lexicon)
     if (
         kind == METHOD

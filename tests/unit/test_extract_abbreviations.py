@@ -164,3 +164,10 @@ def test_a_digit_after_a_letter_repeats_it_in_the_initials():
     ]
     found = find_abbreviations("We run Asynchronous Advantage Actor Critic (A3C) on Atari.")
     assert [(a.long, a.short) for a in found] == [("Asynchronous Advantage Actor Critic", "A3C")]
+
+
+def test_a_long_form_never_spans_another_bracket():
+    text = "gains in picture captioning (Flickr Set) and semi-supervised (CIFAR-10) tasks"
+    assert pairs(text) == []
+    text = "its memory (the cache) and Key Value Store (KVS)"
+    assert pairs(text) == [("Key Value Store", "KVS")]

@@ -6,6 +6,8 @@ import pytest
 
 from kg.extractors.kinds import method_sense, method_sense_entry, named_phrase_type
 from kg.extractors.nlp import build_nlp, load_lexicon_cached
+from kg.extractors.pipeline import extract_mentions
+from kg.extractors.records import PaperRecord
 from kg.extractors.rules.lists import (
     ends_name,
     list_spans,
@@ -281,3 +283,14 @@ def test_mentions_of_placed_names(nlp, text, expected):
 )
 def test_named_phrase_type_by_task_head(phrase, kind):
     assert named_phrase_type(phrase) == kind
+
+
+def test_a_definition_the_words_around_call_a_task_is_a_task():
+    text = (
+        "We introduce the task of Patent Claim Rewriting (PCR). Models that do well on "
+        "Table Cell Linking (TCL) tasks fail here. Our Sparse Gate Router (SGR) model helps."
+    )
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    types = {m.canonical: m.type for m in found}
+    assert types["PCR"] == types["TCL"] == "Task"
+    assert types["SGR"] == "Method"
