@@ -100,8 +100,8 @@ _OUR_NAME = re.compile(
 #: "the Viterbi algorithm", "a Hopfield network" (found head first).
 _METHOD_HEAD = re.compile(
     " ("
-    + trie_regex(["algorithm", "model", "network", "filter", "sampler", "estimator"])
-    + r")s?\b"
+    + trie_regex(["algorithm", "model", "network", "filter", "sampler", "estimator", "process"])
+    + r")(?:s|es)?\b"
 )
 _ARTICLE_NAME_BEFORE = re.compile(r"(?<![\w\-])(?:[Tt]he|an?) ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\Z")
 
@@ -286,11 +286,15 @@ def own_name_spans(text: str) -> list[tuple[int, int]]:
 
 def method_headed_spans(text: str) -> list[tuple[int, int]]:
     """A capitalised name with the method head after it, head included: "the Viterbi
-    algorithm", "a Hopfield network" (not "the Bayesian model", "the Markov model").
+    algorithm", "a Hopfield network", "a Hawkes process" (not "the Bayesian model", "the
+    Markov model").
 
     >>> s = "We run the Viterbi algorithm on a Markov model and the Bayesian network."
     >>> [s[a:b] for a, b in method_headed_spans(s)]
     ['Viterbi algorithm']
+    >>> s = "Arrivals follow a Hawkes process; the Pitman-Yor processes differ."
+    >>> [s[a:b] for a, b in method_headed_spans(s)]
+    ['Hawkes process', 'Pitman-Yor process']
     """
     found = []
     for head in _METHOD_HEAD.finditer(text):
