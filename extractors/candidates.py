@@ -36,7 +36,7 @@ from kg.extractors.choose import (
     TITLE_CASE,
     Candidate,
 )
-from kg.extractors.compounds import compound_start
+from kg.extractors.compounds import compound_start, head_end
 from kg.extractors.kinds import (
     coined_type,
     long_form_type,
@@ -222,6 +222,7 @@ def _gazetteer_candidates(
         if modifier is not None and not text.startswith(" (", end):
             found.append(_modified_paradigm(text, modifier, start, end, entry, lexicon))
             continue
+        end = head_end(text, start, end) if entry.type == METHOD else end
         found.append(Candidate(start, end, entry.type, entry.canonical, LEXICON, entry=entry))
     return found
 

@@ -294,3 +294,11 @@ def test_a_definition_the_words_around_call_a_task_is_a_task():
     types = {m.canonical: m.type for m in found}
     assert types["PCR"] == types["TCL"] == "Task"
     assert types["SGR"] == "Method"
+
+
+def test_a_known_lowercase_modifier_name_spans_its_head_noun():
+    text = "We train sequence-to-sequence models and Seq2Seq models with self-attention."
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    spans = {(m.text, m.canonical) for m in found}
+    assert ("sequence-to-sequence models", "Seq2Seq") in spans
+    assert ("self-attention", "self-attention") in spans
