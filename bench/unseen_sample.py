@@ -23,6 +23,13 @@ tuning sample, in the same order, then ``random.Random(3505).sample(records, 40)
 (``tuning_sample_pairs(second=True)``). It was annotated and scored before any rule was
 changed looking at it, so its first score is a second measurement on unseen papers.
 
+The **APPLIED_TO recall tuning sample** (``bench/data/applied-recall-tuning.jsonl``, drawn
+on 2026-12-05 for changing the APPLIED_TO rules; ``applied-recall.jsonl`` stays the
+evaluation set) takes the eligible records less the unseen sample, the recall set and both
+tuning samples, keeps those whose abstract holds a data word (``DATA_WORD``: dataset,
+benchmark, corpus or corpora, a filter on the text alone so that more abstracts name a
+dataset), then ``random.Random(3605).sample(records, 60)`` (``applied_tuning_pairs``).
+
     python -m bench.unseen_sample                  # print "file<TAB>id" lines
     python -m bench.unseen_sample --out pairs.tsv  # write them to a file instead
 
@@ -33,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -46,6 +54,9 @@ MIN_YEAR = 2017
 TUNING_SEED = 2912
 TUNING_SIZE = 40
 SECOND_TUNING_SEED = 3505
+APPLIED_TUNING_SEED = 3605
+APPLIED_TUNING_SIZE = 60
+DATA_WORD = re.compile(r"\b(?:datasets?|benchmarks?|corpus|corpora)\b", re.IGNORECASE)
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -99,16 +110,36 @@ def tuning_sample_pairs(directory=PAPERLISTS, second=False):
     return [(name, rec["id"]) for name, rec in drawn]
 
 
+def applied_tuning_pairs(directory=PAPERLISTS):
+    """The APPLIED_TO recall tuning sample's (file name, id) pairs, in sample order."""
+    taken = set(sample_pairs(directory)) | set(tuning_sample_pairs(directory))
+    taken |= set(tuning_sample_pairs(directory, second=True))
+    with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
+        taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
+    records = [
+        (n, r)
+        for n, r in eligible_records(directory)
+        if (n, r["id"]) not in taken and DATA_WORD.search(r["text"])
+    ]
+    drawn = random.Random(APPLIED_TUNING_SEED).sample(records, APPLIED_TUNING_SIZE)
+    return [(name, rec["id"]) for name, rec in drawn]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="write the pairs here (file<TAB>id per line) instead of stdout")
     ap.add_argument("--tuning", action="store_true", help="the paperlists tuning sample instead")
     ap.add_argument("--tuning-2", action="store_true", help="the second tuning sample instead")
+    ap.add_argument(
+        "--applied-tuning", action="store_true", help="the APPLIED_TO recall tuning sample"
+    )
     args = ap.parse_args(argv)
     if not PAPERLISTS.is_dir():
         print(f"paperlists not found at {PAPERLISTS}", file=sys.stderr)
         return 1
-    if args.tuning_2:
+    if args.applied_tuning:
+        pairs = applied_tuning_pairs()
+    elif args.tuning_2:
         pairs = tuning_sample_pairs(second=True)
     else:
         pairs = tuning_sample_pairs() if args.tuning else sample_pairs()

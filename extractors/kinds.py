@@ -21,6 +21,7 @@ from kg.extractors.records import (
 )
 from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
+from kg.extractors.rules.tasks import named_as_task
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -364,6 +365,13 @@ def by_capitals_alone(phrase: str, lexicon: Lexicon) -> bool:
 _DEFINED_AS = re.compile(r"\)?\s*(?:,\s*|\s+is\s+)(?:a|an|the)\s+")
 
 
+def _proposed_here(text: str, abbr: Abbreviation) -> bool:
+    """Whether the sentence of an acronym's pair proposes it ("We propose X (Y) ...")."""
+    stop = text.rfind(". ", 0, abbr.long_start)
+    opening = stop + 2 if stop >= 0 else 0
+    return is_proposal_context(text[opening:], min(abbr.long_start, abbr.short_start) - opening)
+
+
 def said_to_be_a_method(text: str, abbr: Abbreviation) -> bool:
     """Whether the text says an acronym's pair names a method: its sentence proposes it, a
     method word follows the pair ("(VR) techniques") or a definition calls it one
@@ -375,9 +383,7 @@ def said_to_be_a_method(text: str, abbr: Abbreviation) -> bool:
     >>> [(a.short, said_to_be_a_method(s, a)) for a in find_abbreviations(s)]
     [('BFBP', True), ('SQF', False), ('CFR', True)]
     """
-    stop = text.rfind(". ", 0, abbr.long_start)
-    opening = stop + 2 if stop >= 0 else 0
-    if is_proposal_context(text[opening:], min(abbr.long_start, abbr.short_start) - opening):
+    if _proposed_here(text, abbr):
         return True
     end = max(abbr.short_end, abbr.long_end)
     after = _HEAD_AFTER.match(text, end)
@@ -388,27 +394,6 @@ def said_to_be_a_method(text: str, abbr: Abbreviation) -> bool:
         return False
     words = _LOWER_WORDS.findall(text[defined.end() : defined.end() + 60].lower())[:4]
     return _cue_type(words) == METHOD
-
-
-#: "the task of X (Y)", "X (Y) tasks": the pair names a task, whatever its capitals say.
-_TASK_OF_BEFORE = re.compile(r"\btasks? of (?:the )?$", re.IGNORECASE)
-_TASK_AFTER = re.compile(r"\)? tasks?\b")
-
-
-def named_as_task(text: str, abbr: Abbreviation) -> bool:
-    """Whether the words around an acronym's pair call it a task.
-
-    >>> from kg.extractors.abbreviations import find_abbreviations
-    >>> s = "We propose the task of Simple Definition Generation (SDG). Success in Textual"
-    >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins."
-    >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)]
-    [('SDG', True), ('TM', True), ('GR', False)]
-    """
-    first = min(abbr.long_start, abbr.short_start)
-    end = max(abbr.short_end, abbr.long_end)
-    return bool(
-        _TASK_OF_BEFORE.search(text, max(0, first - 20), first) or _TASK_AFTER.match(text, end)
-    )
 
 
 def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
@@ -422,6 +407,8 @@ def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
     if named_as_task(text, abbr):
         return TASK
     kind = own_type(abbr.long, lexicon)
+    if kind == TASK and method_word_after(text, abbr.short_end) and _proposed_here(text, abbr):
+        return METHOD  # "we propose an Answer-driven Question Generation (ADDQG) model"
     if (
         kind == METHOD
         and by_capitals_alone(abbr.long, lexicon)

@@ -3,6 +3,7 @@ task", a task verb and its object, and two modifiers sharing a head."""
 
 import re
 
+from kg.extractors.abbreviations import Abbreviation
 from kg.extractors.names import singular
 from kg.extractors.rules.context import (
     TASK_HEADS,
@@ -280,3 +281,24 @@ def _in_hyphenated_word(lowered, start):
 
 #: Nouns that, right after a task phrase, show it modifies them ("clustering methods").
 _HEAD_OF_COMPOUND = word_set("compound_heads")
+
+
+#: "the task of X (Y)", "X (Y) tasks": the pair names a task, whatever its capitals say.
+_TASK_OF_BEFORE = re.compile(r"\btasks? of (?:the )?$", re.IGNORECASE)
+_TASK_AFTER = re.compile(r"\)? tasks?\b")
+
+
+def named_as_task(text: str, abbr: Abbreviation) -> bool:
+    """Whether the words around an acronym's pair call it a task.
+
+    >>> from kg.extractors.abbreviations import find_abbreviations
+    >>> s = "We propose the task of Simple Definition Generation (SDG). Success in Textual"
+    >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins."
+    >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)]
+    [('SDG', True), ('TM', True), ('GR', False)]
+    """
+    first = min(abbr.long_start, abbr.short_start)
+    end = max(abbr.short_end, abbr.long_end)
+    return bool(
+        _TASK_OF_BEFORE.search(text, max(0, first - 20), first) or _TASK_AFTER.match(text, end)
+    )

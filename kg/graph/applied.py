@@ -250,11 +250,15 @@ def _listed(abstract: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def occurrences(abstract: str, mentions: Iterable[Mention]) -> list[tuple[int, int]]:
     """Where ``abstract`` names the entity of ``mentions``: their spans and those of their
-    surface forms (texts and aliases, as whole words, a plural "s" allowed), sorted.
+    surface forms (texts, aliases and a defined short form, as whole words, a plural "s"
+    allowed), sorted.
 
     >>> m = Mention("Method", "LoRA", "LoRA", 4, 8, "", "test", 1.0, aliases=("low-rank adapters",))
     >>> occurrences("Our LoRA beats LoRAX; LoRAs and low-rank adapters help.", [m])
     [(4, 8), (22, 27), (32, 49)]
+    >>> m = Mention("Method", "Foo Bar", "FB (Foo Bar)", 0, 7, "", "test", 1.0, long_form="Foo Bar")
+    >>> occurrences("Foo Bar (FB) is fast; FB wins.", [m])
+    [(0, 7), (9, 11), (22, 24)]
     """
     found: set[tuple[int, int]] = set()
     forms: set[str] = set()
@@ -262,6 +266,8 @@ def occurrences(abstract: str, mentions: Iterable[Mention]) -> list[tuple[int, i
         found.add((m.start, m.end))
         forms.add(m.text)
         forms.update(m.aliases)
+        if m.long_form:  # the short form the abstract defines ("GM-SOP", "BPR (...)")
+            forms.add(m.canonical.split(" (", 1)[0])
     for form in forms:
         if len(form) < 2:
             continue

@@ -41,9 +41,12 @@ def test_original_offsets_map_the_collapsed_text_back(text):
     assert " ".join(text[a:b].split()) == collapsed
 
 
-def test_recall_pairs_are_spans_of_the_records(texts):
-    rows = jsonl(DATA / "applied-recall.jsonl")
-    assert len(rows) == 60 and sum(len(r["pairs"]) for r in rows) == 24
+@pytest.mark.parametrize(
+    "name, pairs", [("applied-recall.jsonl", 24), ("applied-recall-tuning.jsonl", 28)]
+)
+def test_recall_pairs_are_spans_of_the_records(texts, name, pairs):
+    rows = jsonl(DATA / name)
+    assert len(rows) == 60 and sum(len(r["pairs"]) for r in rows) == pairs
     for row in rows:
         text = texts[(row["file"], row["id"])]
         for pair in row["pairs"]:
@@ -67,3 +70,12 @@ def test_blind_items_hold_names_and_offsets_only_and_map_back_to_both_samples(te
         if k["system"] == "main":  # main's evidence: the sentences of the first mentions
             a, b = item["target_at"]
             assert any(s <= a and b <= e for s, e in item["evidence"])
+
+
+def test_the_recall_tuning_set_is_its_sample_and_shares_no_abstract_with_the_test_set():
+    from bench.unseen_sample import applied_tuning_pairs
+
+    tuning = jsonl(DATA / "applied-recall-tuning.jsonl")
+    assert [(r["file"], r["id"]) for r in tuning] == applied_tuning_pairs()
+    test = {(r["file"], r["id"]) for r in jsonl(DATA / "applied-recall.jsonl")}
+    assert not test & {(r["file"], r["id"]) for r in tuning}
