@@ -79,3 +79,21 @@ def test_the_recall_tuning_set_is_its_sample_and_shares_no_abstract_with_the_tes
     assert [(r["file"], r["id"]) for r in tuning] == applied_tuning_pairs()
     test = {(r["file"], r["id"]) for r in jsonl(DATA / "applied-recall.jsonl")}
     assert not test & {(r["file"], r["id"]) for r in tuning}
+
+
+@pytest.mark.parametrize("round_", [6, 7])
+def test_a_later_round_pools_its_samples_and_judges_every_item(texts, round_):
+    blind = jsonl(DATA / f"applied-blind-{round_}.jsonl")
+    key = jsonl(DATA / f"applied-key-{round_}.jsonl")
+    judged = jsonl(DATA / f"applied-judgments-{round_}.jsonl")
+    assert [b["item"] for b in blind] == [k["item"] for k in key] == [j["item"] for j in judged]
+    assert all(isinstance(j["correct"], bool) for j in judged)
+    for item, k in zip(blind, key, strict=True):
+        drawn = jsonl(DATA / f"applied-edges-{k['system']}.jsonl")[k["index"] - 1]
+        assert (drawn["id"], drawn["method_key"], drawn["target_key"]) == (
+            item["id"],
+            item["method_key"],
+            item["target_key"],
+        )
+        text = texts[(item["file"], item["id"])]
+        assert all(0 <= a < b <= len(text) for a, b in item["evidence"])
