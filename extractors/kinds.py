@@ -106,13 +106,17 @@ def phrase_type(phrase: str) -> str:
     ('Method', 'Task')
     >>> phrase_type("The Inherent Disagreement - 8 dataset"), phrase_type("Attack Success Rate")
     ('Dataset', 'Metric')
+    >>> phrase_type("Dynamic Adversarial Data Collection"), phrase_type("crowd data collection")
+    ('Concept', 'Concept')
     """
     words = head_words(phrase)
     head = words[-1].lower().strip(".,*_") if words else ""
     if head in CONCEPT_HEADS:
         return CONCEPT
     if head in DATASET_HEADS or head in ("survey", "census"):
-        return DATASET
+        # "Dynamic Adversarial Data Collection" is a way of collecting, not a collection
+        activity = head == "collection" and [w.lower() for w in words[-2:-1]] == ["data"]
+        return CONCEPT if activity else DATASET
     if head in BENCHMARK_HEADS:
         return BENCHMARK
     if head in METRIC_HEADS and head not in ("loss",):

@@ -283,22 +283,34 @@ def _in_hyphenated_word(lowered, start):
 _HEAD_OF_COMPOUND = word_set("compound_heads")
 
 
-#: "the task of X (Y)", "X (Y) tasks": the pair names a task, whatever its capitals say.
+#: "the task of X (Y)", "X (Y) tasks", "X (Y) is a related task": the pair names a task,
+#: whatever its capitals say.
 _TASK_OF_BEFORE = re.compile(r"\btasks? of (?:the )?$", re.IGNORECASE)
-_TASK_AFTER = re.compile(r"\)? tasks?\b")
+_TASK_AFTER = re.compile(r"\)? (?:(?:is|was) (?:a|an|the)(?: [a-z][\w-]*){0,2}? )?tasks?\b")
 
 
 def named_as_task(text: str, abbr: Abbreviation) -> bool:
-    """Whether the words around an acronym's pair call it a task.
+    """Whether the words around an acronym's pair, or those after a later use of its short
+    form ("the CVG task"), call it a task.
 
     >>> from kg.extractors.abbreviations import find_abbreviations
     >>> s = "We propose the task of Simple Definition Generation (SDG). Success in Textual"
-    >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins."
+    >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins. Ordinal"
+    >>> s += " Quantification (OQ) is a related task. Court View Writing (CVW) matters; we"
+    >>> s += " study the CVW task."
     >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)]
-    [('SDG', True), ('TM', True), ('GR', False)]
+    [('SDG', True), ('TM', True), ('GR', False), ('OQ', True), ('CVW', True)]
     """
     first = min(abbr.long_start, abbr.short_start)
     end = max(abbr.short_end, abbr.long_end)
-    return bool(
-        _TASK_OF_BEFORE.search(text, max(0, first - 20), first) or _TASK_AFTER.match(text, end)
-    )
+    if _TASK_OF_BEFORE.search(text, max(0, first - 20), first) or _TASK_AFTER.match(text, end):
+        return True
+    use = f"{abbr.short} task"
+    at = text.find(use, end)
+    while at >= 0:
+        if not (text[at - 1 : at].isalnum() or text[at - 1 : at] == "-"):
+            after = text[at + len(use) : at + len(use) + 1]
+            if not after.isalnum() or after == "s":
+                return True
+        at = text.find(use, at + 1)
+    return False

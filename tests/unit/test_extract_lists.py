@@ -302,3 +302,15 @@ def test_a_known_lowercase_modifier_name_spans_its_head_noun():
     spans = {(m.text, m.canonical) for m in found}
     assert ("sequence-to-sequence models", "Seq2Seq") in spans
     assert ("self-attention", "self-attention") in spans
+
+
+def test_a_short_form_the_abstract_later_calls_a_task_is_a_task():
+    text = (
+        "Patent Claim Drafting (PCD) matters to lawyers. We study the PCD task with LLMs. "
+        "Ordinal Grade Shifting (OGS) is a related task. "
+        "In Crowd Adversarial Data Collection (CADC), annotators write hard examples."
+    )
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    types = {m.canonical: m.type for m in found}
+    assert types["PCD"] == types["OGS"] == "Task"
+    assert types.get("CADC") not in ("Dataset", "Benchmark")
