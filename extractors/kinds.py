@@ -20,6 +20,7 @@ from kg.extractors.records import (
     TASK,
 )
 from kg.extractors.rules.context import TASK_HEADS
+from kg.extractors.rules.lists import list_head_word
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
 from kg.extractors.rules.tasks import named_as_task
 from kg.extractors.words import word_list, word_set
@@ -237,8 +238,12 @@ def coined_type(text: str, start: int, end: int, lexicon: Lexicon) -> str:
         return kind
     if text[start:end].endswith("Score") and end - start > 5:
         return METRIC
+    head = without_s(list_head_word(text, end) or "")
+    if head == "subtask":
+        return TASK  # "results on AOOE and AOPE subtasks" (a suite's "tasks" may be data)
     if (
-        _EVALUATED_ON.search(text, max(0, start - 20), start)
+        head not in _METHOD_CUES  # "experiments on the Torch7 and Theano frameworks"
+        and _EVALUATED_ON.search(text, max(0, start - 20), start)
         or _DATA_BEFORE.search(text, max(0, start - 12), start)
         and text[end : end + 1] == ")"
     ):

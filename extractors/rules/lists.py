@@ -331,3 +331,19 @@ def metric_headed_spans(text: str) -> list[tuple[int, int]]:
             continue
         found.append((m.start(1), end))
     return found
+
+
+#: The rest of a list after a name (", AOPE, AOSTE, and ACOSQE"), then its head word.
+_LIST_REST_AND_HEAD = re.compile(r"(?:,? (?:and |or )?(?:the )?[A-Z0-9][\w\-.]*)* ([a-z]+)\b")
+
+
+def list_head_word(text: str, end: int) -> str | None:
+    """The lowercase word after a name at ``end`` and the names listed with it, the head
+    the list shares ("on AOOE, AOPE and AOSTE subtasks"); None when none follows.
+
+    >>> s = "on AOOE, AOPE, and ACOSQE subtasks; on the Torch7 and Theano frameworks."
+    >>> list_head_word(s, 7), list_head_word(s, s.index(" and Theano"))
+    ('subtasks', 'frameworks')
+    """
+    m = _LIST_REST_AND_HEAD.match(text, end)
+    return m.group(1) if m else None

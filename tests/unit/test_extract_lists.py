@@ -314,3 +314,15 @@ def test_a_short_form_the_abstract_later_calls_a_task_is_a_task():
     types = {m.canonical: m.type for m in found}
     assert types["PCD"] == types["OGS"] == "Task"
     assert types.get("CADC") not in ("Dataset", "Benchmark")
+
+
+def test_a_coined_name_after_on_takes_the_head_its_list_shares():
+    text = (
+        "We ran experiments on the Qorch9 and Zeano frameworks. We report results on "
+        "QXOE, QXPE and QXTE subtasks. Results on WSJ45 are strong."
+    )
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    types = {m.canonical: m.type for m in found}
+    assert types["Qorch9"] == "Method"
+    assert types["QXOE"] == types["QXTE"] == "Task"
+    assert types["WSJ45"] == "Dataset"
