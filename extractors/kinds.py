@@ -22,7 +22,7 @@ from kg.extractors.records import (
 from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.lists import list_head_word
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
-from kg.extractors.rules.tasks import named_as_task
+from kg.extractors.rules.tasks import named_as_task, named_problem
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -107,8 +107,8 @@ def phrase_type(phrase: str) -> str:
     ('Method', 'Task')
     >>> phrase_type("The Inherent Disagreement - 8 dataset"), phrase_type("Attack Success Rate")
     ('Dataset', 'Metric')
-    >>> phrase_type("Dynamic Adversarial Data Collection"), phrase_type("crowd data collection")
-    ('Concept', 'Concept')
+    >>> phrase_type("Traveling Salesman Problem"), phrase_type("crowd data collection")
+    ('Task', 'Concept')
     """
     words = head_words(phrase)
     head = words[-1].lower().strip(".,*_") if words else ""
@@ -124,7 +124,7 @@ def phrase_type(phrase: str) -> str:
         return METRIC
     titled = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
     one = without_s(head)
-    if head in LONG_FORM_TASK_HEADS and not titled:
+    if head in LONG_FORM_TASK_HEADS and not titled or named_problem(phrase):
         return TASK
     if head in METHOD_HEADS or one in METHOD_HEADS or titled or head.endswith("training"):
         return METHOD

@@ -4,7 +4,7 @@ task", a task verb and its object, and two modifiers sharing a head."""
 import re
 
 from kg.extractors.abbreviations import Abbreviation
-from kg.extractors.names import singular
+from kg.extractors.names import singular, without_s
 from kg.extractors.rules.context import (
     TASK_HEADS,
     WORD_BEFORE,
@@ -314,3 +314,15 @@ def named_as_task(text: str, abbr: Abbreviation) -> bool:
                 return True
         at = text.find(use, at + 1)
     return False
+
+
+def named_problem(phrase: str) -> bool:
+    """Whether a phrase names a problem, a task: "Traveling Salesman Problem" (not "7
+    problems", nor Markov decision problems, a formalism)."""
+    words = phrase.split()
+    return (
+        len(words) > 1
+        and without_s(words[-1].lower()) == "problem"
+        and not words[0][:1].isdigit()
+        and "markov decision" not in phrase.lower()
+    )

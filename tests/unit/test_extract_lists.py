@@ -326,3 +326,11 @@ def test_a_coined_name_after_on_takes_the_head_its_list_shares():
     assert types["Qorch9"] == "Method"
     assert types["QXOE"] == types["QXTE"] == "Task"
     assert types["WSJ45"] == "Dataset"
+
+
+def test_a_defined_named_problem_is_a_task():
+    text = "We solve the Quadratic Widget Problem (QWP) with a solver, and 7 problems (P@7)."
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    types = {m.canonical: m.type for m in found}
+    assert types["QWP"] == "Task"
+    assert types.get("P@7") != "Task"
