@@ -33,14 +33,26 @@ def spells_word(a: str, b: str) -> bool:
 _E_SUFFIXES = frozenset(("ing", "ed", "er", "ion"))
 
 
+#: What may follow a word of three letters that another word starts with ("net",
+#: "networks"), besides a vowel ("max", "maximum").
+_SHORT_PREFIX_ENDINGS = frozenset(("s", "es", "work", "works"))
+
+
 def _spells_word(a: str, b: str) -> bool:
-    """Spellings of one word: equal, one a prefix of the other (three letters or more:
-    "net", "networks"), or five letters in common at the start ("privacy", "private")."""
+    """Spellings of one word: equal, one a prefix of the other (four letters or more, or
+    three cut before a vowel or a plain ending: "max", "maximum"; "net", "networks"; not
+    "key", "keyphrase", two words), or five letters in common at the start ("privacy",
+    "private")."""
     if a == b:
         return True
-    if min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)):
-        return True
     a, b = sorted((a, b), key=len)
+    rest = b[len(a) :]
+    if (
+        len(a) >= 3
+        and b.startswith(a)
+        and (len(a) >= 4 or rest[:1] in "aeiouy" or rest in _SHORT_PREFIX_ENDINGS)
+    ):
+        return True
     if len(a) >= 4 and a[-1] == "e" and b[len(a) - 1 :] in _E_SUFFIXES and b.startswith(a[:-1]):
         return True  # "code", "coding"
     return len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
@@ -63,6 +75,8 @@ def same_sense(a: str, b: str) -> bool:
     >>> same_sense("multi-modal NER", "multimodal named entity recognition")
     True
     >>> same_sense("multi-resolution analysis", "Multimodal Review Analysis")
+    False
+    >>> same_sense("Key Point Generation", "Keyphrase Generation")
     False
     """
     if _joined(a) == _joined(b):
