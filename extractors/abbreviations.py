@@ -199,10 +199,35 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         long = text[long_start : window[-1][1] + len(window[-1][0])].rstrip("*_$}\"'”’")
         if len(long) <= len(short) or long.lower() == short.lower():
             continue
-        if not _covers(short, long):
+        if not _covers(short, long) or _short_of_repeats(short, long):
             continue
         found.append(Abbreviation(short, short_start, long, long_start))
     return found
+
+
+#: A 3 between capitals repeats the letter before it (A3C, S3VM); a 2 or a 4 is as often
+#: "to" or "for" (D2GCLF, QC4QA).
+_REPEAT = re.compile(r"(?<=[A-Z])3(?=[A-Z])")
+
+
+def _short_of_repeats(short: str, long: str) -> bool:
+    """Whether a long form has too few words for a short form whose digit repeats a letter:
+    M3C spells four words, so "Machine Comprehension" is only the end of its definition.
+
+    >>> _short_of_repeats("M3C", "Machine Comprehension")
+    True
+    >>> _short_of_repeats("A3C", "Asynchronous Advantage Actor-Critic")
+    False
+    >>> _short_of_repeats("AR-A3C", "Adversary Robust A3C")
+    False
+    """
+    repeats = _REPEAT.findall(short)
+    if not repeats or not short.replace(repeats[0], "").isupper():
+        return False
+    if any(m.group(0) in long for m in re.finditer(r"[A-Z]3[A-Z]", short)):
+        return False  # "Adversary Robust A3C (AR-A3C)" writes the repeat out
+    wanted = sum(c.isalpha() for c in short) + sum(int(d) - 1 for d in repeats)
+    return len(re.findall(r"[A-Za-z0-9]+", long)) < wanted - 1
 
 
 def _reversed_matches(text):

@@ -301,7 +301,8 @@ def mentions(
         if c.type == IGNORE or best_type[plain_key(c.canonical)] != c.type:
             continue
         key = (c.type, c.canonical.lower())
-        forms.setdefault(key, []).append(text[c.start : c.end])
+        # A shared head's modifier ("word" of "word and sentence embeddings") is no form.
+        forms.setdefault(key, []).extend([text[c.start : c.end]] if c.rule != SHARED_HEAD else [])
         if key not in first:
             first[key] = c
     mentions = []

@@ -73,7 +73,7 @@ def add_entity_layer(
             if m.type != S.CONCEPT:
                 names = aliases[key]
                 if m.rule != SHARED_HEAD:  # "binary" of "binary and multiclass classification"
-                    names.update(t for t in (m.text, *m.aliases) if not _BARE_NUMBER.fullmatch(t))
+                    names.update(t for t in (m.text, *m.aliases) if not _NO_ALIAS.fullmatch(t))
             first, proposed = by_entity.get(key, (m, False))
             by_entity[key] = (first, proposed or m.role == "proposed")
         label: tuple[int, str] | None = None
@@ -163,7 +163,9 @@ _text_order = attrgetter("start", "end")
 _APPLIED_KINDS = frozenset((S.METHOD, *S.COLLECTION_KINDS))
 #: A number or size alone ("13B" of "Llama 2 7B and 13B", "100" of "CIFAR-10 and 100"): the
 #: name before it in the sentence names it, but it spells no name.
-_BARE_NUMBER = re.compile(r"[\d.,]+[A-Za-z]?")
+#: Texts that name nothing alone: a number or size ("13B"), a word cut at a line-break
+#: hyphen or an underscore ("PAC-" of "PAC- Bayesian", "TTT_").
+_NO_ALIAS = re.compile(r"[\d.,]+[A-Za-z]?|.*[-_]")
 
 
 def _new_entity(

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from kg.extractors.choose import SHARED_HEAD
 from kg.extractors.lexicon import Lexicon
 from kg.extractors.names import entity_name_key, name_key
 from kg.extractors.names import long_key as _long_key
@@ -406,7 +407,10 @@ def _merge(mentions: Iterable[Mention]) -> list[Mention]:
         k = (m.type, entity_name_key(m.canonical))
         if k in seen:
             first = out[seen[k]]
-            aliases = set(first.aliases) | set(m.aliases) | ({m.text} - {first.canonical})
+            # A shared head's modifier names nothing alone ("word" of "word and sentence
+            # embeddings"), so it is no alias of the name it joins.
+            text = set() if m.rule == SHARED_HEAD else {m.text} - {first.canonical}
+            aliases = set(first.aliases) | set(m.aliases) | text
             role = "proposed" if "proposed" in (first.role, m.role) else first.role
             out[seen[k]] = _replace(first, aliases=tuple(sorted(aliases)), role=role)
         else:

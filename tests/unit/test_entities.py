@@ -47,6 +47,24 @@ def test_the_modifier_a_shared_head_mention_covers_is_no_alias():
     assert G.nodes["task:binary-classification"]["aliases"] == ["binary classifiers"]
 
 
+def test_a_shared_head_mention_merged_into_another_leaves_no_alias():
+    sentence = "We use word embeddings, then learn word and sentence embeddings."
+    written = mention(S.METHOD, "word embedding", sentence=sentence, start=7)
+    written = replace(written, text="word embeddings", end=22)
+    modifier = replace(written, text="word", rule=SHARED_HEAD, start=35, end=39)
+    [(_, merged)] = resolve_corpus([("paper:p", [written, modifier])])
+    assert len(merged) == 1
+    G = layer_of(merged)
+    assert G.nodes["method:word-embedding"]["aliases"] == ["word embeddings"]
+
+
+def test_a_word_cut_at_a_line_break_hyphen_is_no_alias():
+    sentence = "It is obtained in a PAC- Bayesian framework."
+    cut = replace(mention(S.TASK, "PAC learning", sentence=sentence, start=20), text="PAC-")
+    G = layer_of([cut, replace(cut, text="PAC-learning", start=60, end=72)])
+    assert G.nodes["task:pac-learning"]["aliases"] == ["PAC-learning"]
+
+
 def test_a_number_or_size_alone_is_no_alias():
     sentence = "We tune Llama-2-7B and 13B."
     size = replace(

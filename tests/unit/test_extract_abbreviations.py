@@ -171,3 +171,12 @@ def test_a_long_form_never_spans_another_bracket():
     assert pairs(text) == []
     text = "its memory (the cache) and Key Value Store (KVS)"
     assert pairs(text) == [("Key Value Store", "KVS")]
+
+
+def test_a_three_that_repeats_a_capital_needs_as_many_words():
+    text = "is designated as Procedural Multimodal Machine Comprehension (M3C); we run "
+    text += "Asynchronous Advantage Actor-Critic (A3C) and Adversary Robust A3C (AR-A3C)."
+    assert pairs(text) == [
+        ("Asynchronous Advantage Actor-Critic", "A3C"),
+        ("Adversary Robust A3C", "AR-A3C"),
+    ]
