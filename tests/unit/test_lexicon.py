@@ -96,6 +96,8 @@ def test_lookup_unifies_variants(lexicon):
         ("CART", "decision tree"),
         ("PDTB 2.0", "PDTB 3.0"),
         ("bandit problems", "multi-armed bandits"),
+        ("test-time training", "test-time adaptation"),
+        ("fake news detection", "misinformation detection"),
     ],
 )
 def test_an_alias_never_names_another_thing(lexicon, one, other):
