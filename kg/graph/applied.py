@@ -137,6 +137,8 @@ def paper_pairs(
         others = [span for _, spans in rest for span in spans]
         alone = [s for s in occurrences(abstract, ms) if not _inside(s, others)]
         proposed = any(m.role == "proposed" for m in ms)
+        if not proposed and _built_on(ms[0], [o for o, _ in rest if o.role == "proposed"]):
+            continue  # CLIP where the paper proposes ComCLIP: what its method is built on
         if not proposed:  # what a result beats is not what the paper evaluates
             alone = [s for s in alone if not compared_with(abstract[sentence_start(s[0]) : s[0]])]
         method_at = {
@@ -222,6 +224,23 @@ def _inside(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
     capsule network" names the longer method, not the shorter)."""
     a, b = span
     return any(c <= a and b <= d and d - c > b - a for c, d in others)
+
+
+def _built_on(method: Mention, proposed: list[Mention]) -> bool:
+    """Whether a method's name ends a longer method name the paper proposes (CLIP in
+    ComCLIP, BERT in PhoBERT): the paper's method is built on it. A name the proposed one
+    starts with is its family (EfficientNet of EfficientNet-B7), evaluated with it.
+
+    >>> m = Mention("Method", "CLIP", "CLIP", 0, 4, "", "test", 1.0)
+    >>> p = Mention("Method", "ComCLIP", "ComCLIP", 9, 16, "", "test", 1.0, role="proposed")
+    >>> v = Mention("Method", "CLIP-L", "CLIP-L", 9, 15, "", "test", 1.0, role="proposed")
+    >>> _built_on(m, [p]), _built_on(p, [m]), _built_on(m, [v])
+    (True, False, False)
+    """
+    name = _folded(method.canonical)
+    return len(name) >= 3 and any(
+        name in (other := _folded(o.canonical)) and not other.startswith(name) for o in proposed
+    )
 
 
 def _one_names_the_other(method: Mention, target: Mention) -> bool:

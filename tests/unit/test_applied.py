@@ -272,3 +272,25 @@ def test_applied_a_method_in_a_list_of_baselines_is_no_pair():
     assert set(paper_pairs(abstract, mentions(abstract, *names))) == {
         ("method:pythia", "dataset:gsm8k")
     }
+
+
+def test_applied_the_method_a_proposed_one_is_built_on_makes_no_pair():
+    abstract = (
+        "We propose a compositional SLIP model (ComSLIP). Experiments on ImageNet and "
+        "Places365 show the gains of our method, which boosts SLIP and SLIPBig."
+    )
+    found = paper_pairs(
+        abstract,
+        mentions(
+            abstract,
+            (METHOD, "ComSLIP"),
+            (METHOD, "SLIP@3"),
+            (METHOD, "SLIPBig"),
+            (DATASET, "ImageNet"),
+            (DATASET, "Places365"),
+            proposed=("ComSLIP",),
+        ),
+    )
+    assert ("method:comslip", "dataset:imagenet") in found
+    assert ("method:slipbig", "dataset:places365") in found  # not built on, just named
+    assert not any(method == "method:slip" for method, _ in found)
