@@ -41,6 +41,9 @@ COMMON_AT = 0.5
 #: is not on the common-surnames list): two compatible names of a rare surname at one venue,
 #: even a large one, are one person ("Hagai Attias" and "Hagai T. Attias", both at NeurIPS).
 RARE_SURNAME_NAMES = 4
+#: ... or sharing a topic at most this share of the corpus's papers has ("James Bergstra"
+#: at ICML and "James S. Bergstra" at NeurIPS, both on hyper-parameter optimization).
+RARE_TOPIC_SHARE = 0.01
 #: A topic or venue is specific when at most this share of the corpus's papers has it ...
 SPECIFIC_SHARE = 0.002
 #: ... or at most this many papers (whichever is larger).

@@ -11,6 +11,7 @@ from kg.graph.authors import display_name
 from kg.graph.identity import (
     COMMON_AT,
     RARE_SURNAME_NAMES,
+    RARE_TOPIC_SHARE,
     SPECIFIC_MIN,
     SPECIFIC_SHARE,
     IdentitySummary,
@@ -427,6 +428,11 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
     def venues(i: int) -> set[str]:
         return {f"v:{v}" for p in atoms[i].papers if (v := corpus.papers[p].venue)}
 
+    def topics(i: int) -> set[str]:  # of a rare surname: a topic of up to 1% of the papers
+        limit = len(corpus.papers) * RARE_TOPIC_SHARE
+        found = {t for p in atoms[i].papers for t in corpus.papers[p].topics}
+        return {f"t:{t}" for t in found if corpus.topics[t] <= limit}
+
     found = []
     for i, j in sorted(pairs):
         a, b = atoms[i], atoms[j]
@@ -438,7 +444,7 @@ def _candidates(atoms: Sequence[_Atom], corpus: _Corpus) -> list[tuple]:
         if (a.common or b.common) and not any(e[0] == "a" for e in evidence):
             continue
         if not evidence and a.rare and b.rare:
-            evidence = venues(i) & venues(j)
+            evidence = venues(i) & venues(j) or topics(i) & topics(j)
         if evidence:
             found.append((-len(evidence), i, j, evidence))
     found.sort(key=lambda c: (c[0], atoms[c[1]].key, atoms[c[2]].key))

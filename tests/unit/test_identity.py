@@ -136,6 +136,25 @@ def test_compatible_names_of_a_rare_surname_merge_at_one_venue_however_large():
     assert person.reasons == ("merge: 'Hagai Attias' and 'Hagai T. Attias' share venue nips",)
 
 
+def test_compatible_names_of_a_rare_surname_merge_on_a_topic_of_one_percent():
+    # 400 other papers: a topic of 4 papers is not specific (3 at most) but within 1%.
+    papers = [
+        (f"paper:{i:03}", [f"Person {i}"], ("icml", "nips")[i % 2], 2000, []) for i in range(400)
+    ]
+    papers[0] = (*papers[0][:4], ["t:hpo"])
+    papers[1] = (*papers[1][:4], ["t:hpo"])
+    papers += [
+        ("paper:a", ["James Bergstrom"], "icml", 2013, ["t:hpo"]),
+        ("paper:b", ["James S. Bergstrom"], "nips", 2011, ["t:hpo"]),
+    ]
+    (person,) = decide(corpus(*papers))
+    assert person.reasons == (
+        "merge: 'James Bergstrom' and 'James S. Bergstrom' share topic t:hpo",
+    )
+    papers[-1] = ("paper:b", ["James S. Bergstrom"], "nips", 2011, ["t:other"])
+    assert decide(corpus(*papers)) == []
+
+
 def test_a_venue_is_no_evidence_for_a_surname_many_names_carry():
     smiths = ["Jamie Smith", "J. David Smith", "Anna Smith", "Ben Smith", "Carl Smith"]
     papers = [(f"paper:{i}", [name], "nips", 2000 + i, []) for i, name in enumerate(smiths)]
