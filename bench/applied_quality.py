@@ -34,6 +34,7 @@ from bench.unseen_sample import PAPERLISTS
 from kg import schema as S
 from kg.extractors.names import name_key
 from kg.extractors.rules.evaluations import is_generic_method
+from kg.graph.senses import short_of
 from kg.store import graphfile
 from kg.traverse import top_method_dataset_pairs
 
@@ -106,7 +107,7 @@ def _entities_at(G, paper: str, abstract: str, span: tuple[int, int], kinds) -> 
             forms = {edge.get("text"), attrs.get("name"), attrs.get("long_form")}
             forms.update(attrs.get("aliases") or ())
             if attrs.get("long_form"):  # a sense node, "BPR (Binary Passage Retriever)"
-                forms.add(attrs["name"].split(" (", 1)[0])
+                forms.add(short_of(attrs["name"]))
             overlaps = edge["start"] < span[1] and span[0] < edge["end"]
             if overlaps or text in {name_key(f) for f in forms if f}:
                 found.add(entity)

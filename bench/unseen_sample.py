@@ -87,42 +87,47 @@ def sample_records(directory=PAPERLISTS, seed=SEED, size=SIZE):
     return random.Random(seed).sample(eligible_records(directory), size)
 
 
+def _pairs(drawn):
+    """The (file name, id) pairs of drawn (file name, record) pairs, in order."""
+    return [(name, rec["id"]) for name, rec in drawn]
+
+
 def sample_pairs(directory=PAPERLISTS, seed=SEED, size=SIZE):
     """The sampled (file name, id) pairs, in sample order."""
-    return [(name, rec["id"]) for name, rec in sample_records(directory, seed, size)]
+    return _pairs(sample_records(directory, seed, size))
+
+
+def _tuning_draws(eligible):
+    """(every record an earlier sample or the APPLIED_TO recall set holds, the first tuning
+    sample, the second), drawn from one list of the eligible records."""
+    taken = set(_pairs(random.Random(SEED).sample(eligible, SIZE)))
+    with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
+        taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
+    records = [(n, r) for n, r in eligible if (n, r["id"]) not in taken]
+    first = random.Random(TUNING_SEED).sample(records, TUNING_SIZE)
+    drawn = set(_pairs(first))
+    records = [(n, r) for n, r in records if (n, r["id"]) not in drawn]
+    second = random.Random(SECOND_TUNING_SEED).sample(records, TUNING_SIZE)
+    return taken, first, second
 
 
 def tuning_sample_pairs(directory=PAPERLISTS, second=False):
     """The paperlists tuning sample's (file name, id) pairs, in sample order: the eligible
     records that neither the unseen sample nor the APPLIED_TO recall set holds (nor, for
     the ``second`` sample, the first)."""
-    eligible = eligible_records(directory)
-    taken = {(name, rec["id"]) for name, rec in random.Random(SEED).sample(eligible, SIZE)}
-    with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
-        taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
-    records = [(n, r) for n, r in eligible if (n, r["id"]) not in taken]
-    drawn = random.Random(TUNING_SEED).sample(records, TUNING_SIZE)
-    if not second:
-        return [(name, rec["id"]) for name, rec in drawn]
-    first = {(name, rec["id"]) for name, rec in drawn}
-    records = [(n, r) for n, r in records if (n, r["id"]) not in first]
-    drawn = random.Random(SECOND_TUNING_SEED).sample(records, TUNING_SIZE)
-    return [(name, rec["id"]) for name, rec in drawn]
+    _, first, later = _tuning_draws(eligible_records(directory))
+    return _pairs(later if second else first)
 
 
 def applied_tuning_pairs(directory=PAPERLISTS):
     """The APPLIED_TO recall tuning sample's (file name, id) pairs, in sample order."""
-    taken = set(sample_pairs(directory)) | set(tuning_sample_pairs(directory))
-    taken |= set(tuning_sample_pairs(directory, second=True))
-    with open(DATA / "applied-recall.jsonl", encoding="utf-8") as fh:
-        taken |= {(r["file"], r["id"]) for r in map(json.loads, filter(str.strip, fh))}
+    eligible = eligible_records(directory)
+    taken, first, second = _tuning_draws(eligible)
+    taken |= set(_pairs(first)) | set(_pairs(second))
     records = [
-        (n, r)
-        for n, r in eligible_records(directory)
-        if (n, r["id"]) not in taken and DATA_WORD.search(r["text"])
+        (n, r) for n, r in eligible if (n, r["id"]) not in taken and DATA_WORD.search(r["text"])
     ]
-    drawn = random.Random(APPLIED_TUNING_SEED).sample(records, APPLIED_TUNING_SIZE)
-    return [(name, rec["id"]) for name, rec in drawn]
+    return _pairs(random.Random(APPLIED_TUNING_SEED).sample(records, APPLIED_TUNING_SIZE))
 
 
 def main(argv=None):

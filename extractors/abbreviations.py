@@ -206,8 +206,8 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
 
 
 #: A 3 between capitals repeats the letter before it (A3C, S3VM); a 2 or a 4 is as often
-#: "to" or "for" (D2GCLF, QC4QA).
-_REPEAT = re.compile(r"(?<=[A-Z])3(?=[A-Z])")
+#: "to" or "for" (D2GCLF, QC4QA). Its groups are the capitals around it.
+_REPEAT = re.compile(r"(?<=([A-Z]))3(?=([A-Z]))")
 
 
 def _short_of_repeats(short: str, long: str) -> bool:
@@ -221,12 +221,12 @@ def _short_of_repeats(short: str, long: str) -> bool:
     >>> _short_of_repeats("AR-A3C", "Adversary Robust A3C")
     False
     """
-    repeats = _REPEAT.findall(short)
-    if not repeats or not short.replace(repeats[0], "").isupper():
+    repeats = [f"{before}3{after}" for before, after in _REPEAT.findall(short)]
+    if not repeats or not short.replace("3", "").isupper():
         return False
-    if any(m.group(0) in long for m in re.finditer(r"[A-Z]3[A-Z]", short)):
+    if any(r in long for r in repeats):
         return False  # "Adversary Robust A3C (AR-A3C)" writes the repeat out
-    wanted = sum(c.isalpha() for c in short) + sum(int(d) - 1 for d in repeats)
+    wanted = sum(c.isalpha() for c in short) + 2 * len(repeats)
     return len(re.findall(r"[A-Za-z0-9]+", long)) < wanted - 1
 
 

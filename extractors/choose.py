@@ -301,8 +301,9 @@ def mentions(
         if c.type == IGNORE or best_type[plain_key(c.canonical)] != c.type:
             continue
         key = (c.type, c.canonical.lower())
-        # A shared head's modifier ("word" of "word and sentence embeddings") is no form.
-        forms.setdefault(key, []).extend([text[c.start : c.end]] if c.rule != SHARED_HEAD else [])
+        written = forms.setdefault(key, [])
+        if c.rule != SHARED_HEAD:  # "word" of "word and sentence embeddings" is no form
+            written.append(text[c.start : c.end])
         if key not in first:
             first[key] = c
     mentions = []

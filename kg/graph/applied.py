@@ -35,6 +35,7 @@ from kg.extractors.rules.evaluations import (
     sentence_kind,
 )
 from kg.extractors.rules.sentences import sentence_bounds
+from kg.graph.senses import short_of
 from kg.pickled import pickle_plain
 
 #: A pair named in one evaluation sentence scores 1.0; a proposed method or dataset with
@@ -286,7 +287,7 @@ def occurrences(abstract: str, mentions: Iterable[Mention]) -> list[tuple[int, i
         forms.add(m.text)
         forms.update(m.aliases)
         if m.long_form:  # the short form the abstract defines ("GM-SOP", "BPR (...)")
-            forms.add(m.canonical.split(" (", 1)[0])
+            forms.add(short_of(m.canonical))
     for form in forms:
         if len(form) < 2:
             continue

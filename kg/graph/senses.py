@@ -85,6 +85,20 @@ def long_names(entry: Entry) -> list[str]:
     return [n for n in entry.names if len(sense_words(n)) >= 2]
 
 
+def sense_name(short: str, long_form: str) -> str:
+    """The name of a sense the lexicon does not name: "IBP (Indian Buffet Process)"."""
+    return f"{short} ({long_form})"
+
+
+def short_of(name: str) -> str:
+    """The short form a sense's name starts with, or the name itself.
+
+    >>> short_of(sense_name("IBP", "Indian Buffet Process")), short_of("GM-SOP")
+    ('IBP', 'GM-SOP')
+    """
+    return name.split(" (", 1)[0]
+
+
 def is_entry_sense(entry: Entry, long_form: str) -> bool:
     """Whether ``long_form`` is the sense of a lexicon entry: one of its long names spells
     the same thing, or it has none to compare with (the lexicon knows only the short form)."""
@@ -305,7 +319,7 @@ def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
     for keys in clusters:
         stats = _pooled(keys, longs)
         long_form, short = _most_common(stats.spellings), _most_common(stats.shorts)
-        name = f"{short} ({long_form})" if several else short
+        name = sense_name(short, long_form) if several else short
         kind = _most_common(stats.types)
         senses.append(_sense(name, kind, keys, longs, lexicon=False))
     return senses
@@ -381,8 +395,7 @@ class Senses:
             return _sense(default.canonical, default.type, [], {}, lexicon=True, default=True)
         if default is None and name_key(short) not in self.by_short:
             return None
-        name = f"{short} ({long_form})"
-        return _sense(name, kind, [], {}, lexicon=False)
+        return _sense(sense_name(short, long_form), kind, [], {}, lexicon=False)
 
     def bare_sense(self, short: str, context: frozenset[str]) -> Sense | None:
         """The sense of a bare ``short`` in a paper that does not define it, judged by the

@@ -18,6 +18,17 @@ from kg.extractors.rules.lists import (
 )
 
 
+def found_in(text):
+    """The mentions ``kg extract`` finds in one abstract."""
+    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
+    return found
+
+
+def types_in(text):
+    """{canonical: type} of the mentions found in one abstract."""
+    return {m.canonical: m.type for m in found_in(text)}
+
+
 def listed(sentence):
     return [
         ([sentence[a:b] for a, b in items], kind, cue) for items, kind, cue in list_spans(sentence)
@@ -290,16 +301,14 @@ def test_a_definition_the_words_around_call_a_task_is_a_task():
         "We introduce the task of Patent Claim Rewriting (PCR). Models that do well on "
         "Table Cell Linking (TCL) tasks fail here. Our Sparse Gate Router (SGR) model helps."
     )
-    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
-    types = {m.canonical: m.type for m in found}
+    types = types_in(text)
     assert types["PCR"] == types["TCL"] == "Task"
     assert types["SGR"] == "Method"
 
 
 def test_a_known_lowercase_modifier_name_spans_its_head_noun():
     text = "We train sequence-to-sequence models and Seq2Seq models with self-attention."
-    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
-    spans = {(m.text, m.canonical) for m in found}
+    spans = {(m.text, m.canonical) for m in found_in(text)}
     assert ("sequence-to-sequence models", "Seq2Seq") in spans
     assert ("self-attention", "self-attention") in spans
 
@@ -310,8 +319,7 @@ def test_a_short_form_the_abstract_later_calls_a_task_is_a_task():
         "Ordinal Grade Shifting (OGS) is a related task. "
         "In Crowd Adversarial Data Collection (CADC), annotators write hard examples."
     )
-    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
-    types = {m.canonical: m.type for m in found}
+    types = types_in(text)
     assert types["PCD"] == types["OGS"] == "Task"
     assert types.get("CADC") not in ("Dataset", "Benchmark")
 
@@ -321,8 +329,7 @@ def test_a_coined_name_after_on_takes_the_head_its_list_shares():
         "We ran experiments on the Qorch9 and Zeano frameworks. We report results on "
         "QXOE, QXPE and QXTE subtasks. Results on WSJ45 are strong."
     )
-    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
-    types = {m.canonical: m.type for m in found}
+    types = types_in(text)
     assert types["Qorch9"] == "Method"
     assert types["QXOE"] == types["QXTE"] == "Task"
     assert types["WSJ45"] == "Dataset"
@@ -330,7 +337,6 @@ def test_a_coined_name_after_on_takes_the_head_its_list_shares():
 
 def test_a_defined_named_problem_is_a_task():
     text = "We solve the Quadratic Widget Problem (QWP) with a solver, and 7 problems (P@7)."
-    [(_, found)] = extract_mentions([PaperRecord(abstract=text, source="t", index=0)])
-    types = {m.canonical: m.type for m in found}
+    types = types_in(text)
     assert types["QWP"] == "Task"
     assert types.get("P@7") != "Task"
