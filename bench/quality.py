@@ -14,7 +14,10 @@ One run prints four sections (``--json`` writes every number, with the counts):
    (``bench/data/tuning-gold.jsonl``: other random paperlists abstracts annotated the same
    way, on which rules may be changed; see bench/data/README.md) and the **paperlists
    tuning 2** set (``tuning-gold-2.jsonl``, 40 more drawn and annotated on 2026-12-05 and
-   first scored before any rule was changed looking at it).
+   first scored before any rule was changed looking at it). Then the **daily unseen** and
+   **daily tuning** sets (``bench.daily_gold``: the daily-feed abstracts of the seeds that
+   the dev gold does not hold, 40 frozen for evaluation and 40 for changing rules),
+   extracted with the dev gold's seeds.
 2. **dev** -- ``../shared/eval/seed-gold-dev.jsonl`` against ``kg extract ../shared/seeds``,
    split once by paper id (``SPLIT_RULE``: ``int(id, 16) % 2 == 0`` -> tuning, else check;
    48 tuning and 52 check papers). Both halves and the whole set are reported, and the gap
@@ -67,6 +70,9 @@ from bench.bootstrap import (
     ratios,
     resample_weights,
 )
+from bench.daily_gold import TUNING as DAILY_TUNING
+from bench.daily_gold import UNSEEN as DAILY_UNSEEN
+from bench.daily_gold import load_daily_gold
 from bench.external_eval import SCIREX_LABELS, SPAN_CORPORA, scorer
 from bench.unseen_gold import (
     ENTITY_TYPES,
@@ -313,6 +319,8 @@ def measure(resamples: int = BOOTSTRAP, seed: int = SEED) -> dict[str, Any]:
         "unseen": (unseen_gold, paperlists_system(unseen_gold)),
         "paperlists tuning": (paperlists_tuning, paperlists_system(paperlists_tuning)),
         "paperlists tuning 2": (second_tuning, paperlists_system(second_tuning)),
+        "daily unseen": (load_daily_gold(DAILY_UNSEEN), dev_system),
+        "daily tuning": (load_daily_gold(DAILY_TUNING), dev_system),
         "dev tuning": (tuning, dev_system),
         "dev check": (check, dev_system),
         "dev all": (dev_gold, dev_system),
@@ -354,6 +362,7 @@ def report(results: dict[str, Any]) -> str:
     headers = ("set", "class", "P", "R", "F1", "gold", "system")
     for section, names in (
         ("1. unseen", ("unseen", "paperlists tuning", "paperlists tuning 2")),
+        ("1b. daily feed", ("daily unseen", "daily tuning")),
         ("2. dev gold", ("dev tuning", "dev check", "dev all")),
     ):
         rows = []

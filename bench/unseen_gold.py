@@ -107,11 +107,12 @@ def write_jsonl(records, path):
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
 
-def self_check(path=GOLD, shared=SHARED):
-    """Write the loader's output to a temporary gold file and score it against itself
-    with ``python3 ../shared/eval/score.py --json``; returns score.py's result dict."""
+def self_check(path=GOLD, shared=SHARED, loader=None):
+    """Write the loader's output (``loader(path, shared)``, default :func:`load_gold`) to a
+    temporary gold file and score it against itself with ``python3
+    ../shared/eval/score.py --json``; returns score.py's result dict."""
     shared = Path(shared)
-    records = load_gold(path, shared)
+    records = (loader or load_gold)(path, shared)
     with tempfile.TemporaryDirectory() as tmp:
         gold = Path(tmp) / "unseen-gold.jsonl"
         write_jsonl(records, gold)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import quality, unseen_sample
+from bench import daily_gold, quality, unseen_sample
 from bench.external_eval import SCIREX_LABELS, SPAN_CORPORA
 from bench.unseen_gold import SECOND_TUNING_GOLD, TUNING_GOLD, read_stored
 from kg.cli import main as kg_main
@@ -63,6 +63,8 @@ def test_the_json_holds_every_set_class_and_measure(run):
         "unseen",
         "paperlists tuning",
         "paperlists tuning 2",
+        "daily unseen",
+        "daily tuning",
         "dev tuning",
         "dev check",
         "dev all",
@@ -75,6 +77,8 @@ def test_the_json_holds_every_set_class_and_measure(run):
     assert res["sets"]["unseen"]["papers"] == 50
     assert res["sets"]["paperlists tuning"]["papers"] == len(read_stored(TUNING_GOLD))
     assert res["sets"]["paperlists tuning 2"]["papers"] == len(read_stored(SECOND_TUNING_GOLD))
+    for name, path in (("daily unseen", daily_gold.UNSEEN), ("daily tuning", daily_gold.TUNING)):
+        assert res["sets"][name]["papers"] == len(read_stored(path))
     tuning, check = res["sets"]["dev tuning"]["papers"], res["sets"]["dev check"]["papers"]
     assert tuning + check == res["sets"]["dev all"]["papers"] == 100
     assert 40 <= tuning <= 60  # the split rule gives about half and half
