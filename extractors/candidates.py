@@ -56,7 +56,7 @@ from kg.extractors.placed import (
 )
 from kg.extractors.records import CONCEPT, IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.context import TASK_HEADS
-from kg.extractors.rules.metrics import measured_value_spans, metric_spans
+from kg.extractors.rules.metrics import cut_off_end, measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
     coined_name_spans,
     headed_name_spans,
@@ -129,6 +129,8 @@ def find_candidates(
                 )
             )
     candidates = one_sense_per_abstract(text, candidates, lexicon)
+    for c in candidates:  # "NDCG@20": the measure with its cut-off
+        c.end = cut_off_end(text, c.end) if c.type == METRIC and c.rule == LEXICON else c.end
     if noise:
         candidates = [c for c in candidates if not overlaps(noise, c.start, c.end)]
     glued = glued_stops(text)  # where a PDF lost the space after a full stop

@@ -106,3 +106,18 @@ def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
 
 #: Things reported with values that are not measures of them.
 _NOT_MEASURES = {"checkpoint", "checkpoints", "baseline", "baselines", "it", "them"}
+
+
+#: A cut-off written right after a measure's name ("NDCG@20", "MRR@k").
+_CUT_OFF = re.compile(r"@(?:\d+|k)\b")
+
+
+def cut_off_end(text: str, end: int) -> int:
+    """The end of a measure's name ending at ``end`` with the cut-off written after it.
+
+    >>> s = "NDCG@20 and MRR rise"
+    >>> cut_off_end(s, 4), cut_off_end(s, 15)
+    (7, 15)
+    """
+    m = _CUT_OFF.match(text, end)
+    return m.end() if m else end

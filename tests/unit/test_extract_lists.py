@@ -340,3 +340,15 @@ def test_a_defined_named_problem_is_a_task():
     types = types_in(text)
     assert types["QWP"] == "Task"
     assert types.get("P@7") != "Task"
+
+
+def test_a_measure_keeps_its_cut_off_and_a_generalization_gap_is_no_measure():
+    found = found_in(
+        "Our ranker lifts NDCG@20 by 4% and MRR@k by 2%. The upper bound on the "
+        "generalization gap is tight."
+    )
+    assert [(m.text, m.canonical) for m in found if m.type == "Metric"] == [
+        ("NDCG@20", "NDCG"),
+        ("MRR@k", "MRR"),
+    ]
+    assert types_in("The generalization gap shrinks.").get("generalization gap") != "Metric"
