@@ -352,3 +352,5 @@ def test_a_measure_keeps_its_cut_off_and_a_generalization_gap_is_no_measure():
         ("MRR@k", "MRR"),
     ]
     assert types_in("The generalization gap shrinks.").get("generalization gap") != "Metric"
+    found = found_in("The probe reaches Pearson r = 0.99 and Spearman's correlation 0.9.")
+    assert [m.canonical for m in found] == ["Pearson correlation", "Spearman correlation"]
