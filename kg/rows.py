@@ -32,7 +32,7 @@ NodeColumns(kind='Paper', keys=['paper:a'], values={'sources': [['x#1']], 'title
 """
 
 from collections.abc import Collection, Iterable
-from itertools import repeat
+from itertools import chain, repeat
 from operator import methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 Value = str | int | float | bool | list[str]
 Props = dict[str, Value]
 _SCALARS = frozenset((str, int, float, bool))
+_LIST_OR_NONE = frozenset((list, type(None)))
 #: Node attributes that are the row's key and kind, not properties.
 _NODE_FIELDS = frozenset(("kind", "key"))
 
@@ -202,8 +203,12 @@ def relationship_columns(
     kind_of = {key: attrs.get("kind") for key, attrs in node_attrs(G).items()}
     allowed = {(rel_type, *ends) for rel_type, pairs in REL_ENDPOINTS.items() for ends in pairs}
     groups: dict[tuple[str, str, str], tuple[list[str], list[str], list[dict]]] = {}
+    # Only nodes of a kind that can start a relationship of ``types`` are visited.
+    starting = None if types is None else {s for t in types for s, _ in REL_ENDPOINTS.get(t, ())}
     for start, targets in successors(G).items():
         start_kind = kind_of[start]
+        if starting is not None and start_kind not in starting:
+            continue
         for end, by_type in targets.items():
             end_kind = kind_of[end]
             for rel_type, attrs in by_type.items():
@@ -256,6 +261,10 @@ def _columns(attrs: list[dict], skip: frozenset[str]) -> dict[str, list[Value | 
 
 
 def _storable_column(name: str, values: list) -> list[Value | None]:
+    if set(map(type, values)) <= _LIST_OR_NONE and all(
+        map(isinstance, chain.from_iterable(filter(None, values)), repeat(str))
+    ):
+        return values  # lists of strings (and None): already what a sink stores
     column: list[Value | None] = []
     for i, value in enumerate(values):
         if value is None or type(value) in _SCALARS:

@@ -10,7 +10,7 @@ parts (as Dask's ``svd_compressed`` computes it).
 from typing import NamedTuple
 
 import numpy as np
-from scipy import sparse
+from scipy import linalg, sparse
 
 #: Seed of the random projection (a fixed seed: the same corpus always gets the same space).
 SEED = 0
@@ -56,12 +56,33 @@ def basis(text: sparse.csr_matrix, dims: int) -> np.ndarray:
     """
     width = min(dims + OVERSAMPLE, *text.shape)
     omega = np.random.default_rng(SEED).standard_normal((text.shape[1], width))
-    q, _ = np.linalg.qr(text @ omega)
+    q = orthonormal(text @ omega)
     for _ in range(POWER_ITERATIONS):
-        q, _ = np.linalg.qr(text.T @ q)
-        q, _ = np.linalg.qr(text @ q)
-    _, _, vt = np.linalg.svd((text.T @ q).T, full_matrices=False)
-    return np.ascontiguousarray(vt[:dims])
+        q = orthonormal(text.T @ q)
+        q = orthonormal(text @ q)
+    projected = (text.T @ q).T  # width x terms: its right singular vectors are text's
+    values, vectors = np.linalg.eigh(projected @ projected.T)
+    order = np.argsort(values)[::-1][:dims]
+    scale = np.sqrt(np.maximum(values[order], np.finfo(float).tiny))
+    return np.ascontiguousarray((vectors[:, order].T @ projected) / scale[:, None])
+
+
+def orthonormal(a: np.ndarray) -> np.ndarray:
+    """An orthonormal basis of the columns of ``a`` (tall): Cholesky QR done twice, which
+    is as exact as Householder QR for the well-conditioned blocks of a randomized SVD and
+    several times cheaper; Householder QR where the Gram matrix is singular.
+
+    >>> q = orthonormal(np.array([[3.0, 1.0], [4.0, 2.0], [0.0, 2.0]]))
+    >>> np.allclose(q.T @ q, np.eye(2))
+    True
+    """
+    try:
+        for _ in range(2):
+            upper = np.linalg.cholesky(a.T @ a).T
+            a = linalg.solve_triangular(upper, a.T, trans="T").T
+    except np.linalg.LinAlgError:
+        a, _ = np.linalg.qr(a)
+    return a
 
 
 def unit_rows(text: sparse.csr_matrix, on: np.ndarray) -> np.ndarray:

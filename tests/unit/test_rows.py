@@ -199,3 +199,13 @@ def test_every_node_kind_of_the_schema_makes_rows(kind):
     G.add_node(f"{kind.lower()}:x", kind=kind, name="x")
     (row,) = node_rows(G)
     assert row.labels == labels_of(kind) and row.props == {"name": "x"}
+
+
+@pytest.mark.parametrize("graph", [small_graph, example_graph])
+def test_relationship_columns_of_some_types_are_those_groups_of_all(graph):
+    G = graph()
+    every = relationship_columns(G)
+    for rel_type in {group.type for group in every}:
+        assert relationship_columns(G, types=(rel_type,)) == [
+            group for group in every if group.type == rel_type
+        ]
