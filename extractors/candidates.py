@@ -54,8 +54,7 @@ from kg.extractors.placed import (
     one_sense_per_abstract,
     placed_name_candidates,
 )
-from kg.extractors.records import CONCEPT, IGNORE, METHOD, METRIC, TASK
-from kg.extractors.rules.context import TASK_HEADS
+from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.metrics import cut_off_end, measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
     coined_name_spans,
@@ -68,8 +67,12 @@ from kg.extractors.rules.names import (
 from kg.extractors.rules.proposals import definition_spans, proposal_spans, proposal_triggers
 from kg.extractors.rules.sentences import mask_math
 from kg.extractors.rules.subjects import opening_subject_span
-from kg.extractors.rules.tasks import gerund_task_spans, shared_head_phrases, task_spans
-from kg.extractors.term_inventory import find_terms, load_inventory
+from kg.extractors.rules.tasks import (
+    gerund_task_spans,
+    shared_head_phrases,
+    task_spans,
+)
+from kg.extractors.term_inventory import find_terms, load_inventory, use_type
 from kg.extractors.trie import trie_regex
 from kg.extractors.words import word_list
 
@@ -392,24 +395,11 @@ def _term_candidates(text: str, lexicon: Lexicon) -> list[Candidate]:
     """The uses of the shipped corpus terms (:mod:`kg.extractors.term_inventory`) that the
     lexicon does not hold, typed as the corpus types them; none inside a hyphenated word."""
     return [
-        Candidate(a, b, _use_type(term.type, text[a:b]), term.form, CORPUS_TERM)
+        Candidate(a, b, kind, term.form, CORPUS_TERM)
         for a, b, term in find_terms(text, load_inventory())
         if text[a - 1 : a] != "-" and text[b : b + 1] != "-" and lexicon.lookup(text[a:b]) is None
+        if (kind := use_type(text, a, b, term.type)) is not None
     ]
-
-
-def _use_type(kind: str, used: str) -> str:
-    """The type of one use of a corpus term: a Task written with its task head in the
-    plural of "-ion" names results, not the task ("model predictions", "incorrect
-    detections"; not "learning sparse representations").
-
-    >>> _use_type("Task", "model predictions"), _use_type("Task", "link prediction")
-    ('Concept', 'Task')
-    """
-    last = used.rsplit(" ", 1)[-1].lower()
-    if kind == TASK and last.endswith("ions") and last[:-1] in TASK_HEADS:
-        return CONCEPT
-    return kind
 
 
 def _slash_part_candidates(text, start, word, lexicon, defined):

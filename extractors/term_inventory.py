@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from kg.extractors.names import plural
-from kg.extractors.records import METHOD, METRIC, TASK
+from kg.extractors.records import CONCEPT, METHOD, METRIC, TASK
+from kg.extractors.rules.context import TASK_HEADS
+from kg.extractors.rules.tasks import an_extension
 from kg.extractors.terms import Term
 
 TERMS_PATH = Path(str(files("kg.extractors.data"))) / "terms.tsv"
@@ -172,3 +174,21 @@ def _longest_term(lowered: str, at: int, inventory: Inventory) -> tuple[int, int
         ):
             return at, end, inventory.terms[key]
     return None
+
+
+def use_type(text: str, start: int, end: int, kind: str) -> str | None:
+    """The type of one use of a corpus term of type ``kind`` at [start, end), or None where
+    it is no use of the term: a Task written with its task head in the plural of "-ion"
+    names results, not the task ("model predictions", "incorrect detections"; not
+    "learning sparse representations"); "a natural generalization of PCA" is no task.
+
+    >>> s = "model predictions for link prediction"
+    >>> use_type(s, 0, 17, "Task"), use_type(s, 22, 37, "Task")
+    ('Concept', 'Task')
+    """
+    if kind != TASK:
+        return kind
+    if an_extension(text, start, end):
+        return None
+    last = text[start:end].rsplit(" ", 1)[-1].lower()
+    return CONCEPT if last.endswith("ions") and last[:-1] in TASK_HEADS else kind

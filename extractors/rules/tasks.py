@@ -242,9 +242,32 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
                 and words[head][0].lower() not in _BARE_GENERIC_HEADS
             ):
                 found.append((words[first][1], words[head][2], True))
-        elif first < head and not _modifies_next(sentence, end):
+        elif (
+            first < head
+            and not _modifies_next(sentence, end)
+            and not an_extension(sentence, words[first][1], end)
+        ):
             found.append((words[first][1], end, False))
     return outermost(found)
+
+
+#: "a natural generalization", "X generalization of Y": the word's other sense, an
+#: extension of something, not the learning problem.
+_INDEFINITE_BEFORE = re.compile(r"\b[Aa]n? $")
+
+
+def an_extension(text: str, start: int, end: int) -> bool:
+    """Whether the phrase at [start, end), headed by "generalization", means an extension
+    ("a natural generalization of PCA", "nonlinear generalization of ICA").
+
+    >>> s = "A nonlinear generalization of PCA and compositional generalization"
+    >>> an_extension(s, 2, 26), an_extension(s, 38, 66)
+    (True, False)
+    """
+    return text[start:end].lower().endswith("generalization") and (
+        text[end : end + 4].lower() == " of "
+        or _INDEFINITE_BEFORE.search(text, max(0, start - 4), start) is not None
+    )
 
 
 #: Task heads that alone, as in "generation tasks", name no task one could share with

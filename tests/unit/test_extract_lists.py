@@ -354,3 +354,12 @@ def test_a_measure_keeps_its_cut_off_and_a_generalization_gap_is_no_measure():
     assert types_in("The generalization gap shrinks.").get("generalization gap") != "Metric"
     found = found_in("The probe reaches Pearson r = 0.99 and Spearman's correlation 0.9.")
     assert [m.canonical for m in found] == ["Pearson correlation", "Spearman correlation"]
+
+
+def test_a_generalization_of_something_is_no_task():
+    found = types_in(
+        "We give a nonlinear generalization of factor analysis and a natural generalization "
+        "of PCA. Compositional generalization stays hard."
+    )
+    assert "nonlinear generalization" not in found and "natural generalization" not in found
+    assert found["compositional generalization"] == "Task"
