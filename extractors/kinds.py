@@ -221,6 +221,8 @@ _EVALUATED_ON = re.compile(
 )
 
 
+#: "a subset of MinWikiSplit": what a part of data is taken from is data.
+_PART_OF_DATA = re.compile(r"\b(?:subset|split)s? of (?:the )?$")
 _DATA_BEFORE = re.compile(
     r"\b(?:images|data|videos|scans|records|texts|documents|recordings|"
     r"notes|reports|sentences|tweets|posts) \($"
@@ -246,6 +248,7 @@ def coined_type(text: str, start: int, end: int, lexicon: Lexicon) -> str:
         and _EVALUATED_ON.search(text, max(0, start - 20), start)
         or _DATA_BEFORE.search(text, max(0, start - 12), start)
         and text[end : end + 1] == ")"
+        or _PART_OF_DATA.search(text, max(0, start - 16), start)
     ):
         return DATASET
     last = text[start:end].rsplit("-", 1)[-1]

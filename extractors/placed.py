@@ -2,6 +2,7 @@
 of measures' short names used as methods ("fitted with EM", "MAP inference", one sense per
 abstract): the lexicon decides which of the spans the rules find become candidates."""
 
+import re
 from collections.abc import Mapping
 
 from kg.extractors.choose import (
@@ -14,7 +15,12 @@ from kg.extractors.choose import (
     SENSE_BY_CONTEXT,
     Candidate,
 )
-from kg.extractors.kinds import measure_context, method_sense, method_sense_entry
+from kg.extractors.kinds import (
+    measure_context,
+    method_sense,
+    method_sense_entry,
+    method_word_after,
+)
 from kg.extractors.lexicon import Entry, Lexicon
 from kg.extractors.records import BENCHMARK, COLLECTION_TYPES, DATASET, METHOD, METRIC
 from kg.extractors.rules.lists import (
@@ -39,13 +45,26 @@ def means_a_method(
     text: str, start: int, end: int, entry: Entry, defined: Mapping[str, Candidate]
 ) -> bool:
     """Whether a measure's short name the abstract does not define stands for a method
-    where it is (:func:`kg.extractors.kinds.method_sense`: "MAP inference", "using EM")."""
-    return (
-        entry.type == METRIC
-        and end - start <= 5
-        and text[start:end] not in defined
-        and method_sense(text, start, end)
-    )
+    where it is (:func:`kg.extractors.kinds.method_sense`: "MAP inference", "using EM"), or a
+    known collection's name is the paper's proposed method ("the proposed MPII approach";
+    "our CIFAR-10 model" is a model of CIFAR-10).
+
+    >>> from kg.extractors.lexicon import load_lexicon
+    >>> s = "The proposed MPII approach beats our MPII model."
+    >>> [means_a_method(s, a, a + 4, load_lexicon().lookup("MPII"), {}) for a in (13, 42)]
+    [True, False]
+    """
+    if text[start:end] in defined:
+        return False
+    if entry.type in COLLECTION_TYPES:
+        return _OWN_BEFORE.search(text, max(0, start - 14), start) is not None and (
+            method_word_after(text, end)
+        )
+    return entry.type == METRIC and end - start <= 5 and method_sense(text, start, end)
+
+
+#: What names a method as the paper's own right before it.
+_OWN_BEFORE = re.compile(r"\b(?:[Tt]he|[Oo]ur) proposed $")
 
 
 def one_sense_per_abstract(
@@ -60,8 +79,8 @@ def one_sense_per_abstract(
     return [
         method_sense_candidate(text, c.start, c.end, lexicon)
         if c.rule == LEXICON
-        and c.type == METRIC
         and text[c.start : c.end] in as_method
+        and (c.type in COLLECTION_TYPES or c.type == METRIC)
         and not measure_context(text, c.start, c.end)
         else c
         for c in candidates

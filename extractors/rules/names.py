@@ -47,6 +47,8 @@ def is_name_shaped(word: str) -> bool:
     (False, True, False)
     >>> is_name_shaped("sqrtT"), is_name_shaped("mathcalO"), is_name_shaped("expRNN")
     (False, False, True)
+    >>> is_name_shaped("W4A16"), is_name_shaped("W4A4KV16")  # bit widths of a quantization
+    (False, False)
     """
     if (
         len(word) < 2
@@ -54,6 +56,7 @@ def is_name_shaped(word: str) -> bool:
         or not word[0].isalpha()
         or _GLUED.search(word)
         or _BARE_LATEX.match(word)
+        or _BIT_WIDTHS.fullmatch(word)
     ):
         return False
     if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
@@ -71,6 +74,8 @@ def is_name_shaped(word: str) -> bool:
     return False
 
 
+#: Bit widths of a quantized model's weights, activations and KV cache (W4A16, W4A4KV4).
+_BIT_WIDTHS = re.compile(r"W\d{1,2}A\d{1,2}(?:KV\d{1,2})?|A\d{1,2}W\d{1,2}")
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")
 _ACRONYM_MARKED = re.compile(r"[a-z]{2,}[A-Z][a-z]*")
 

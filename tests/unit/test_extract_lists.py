@@ -363,3 +363,14 @@ def test_a_generalization_of_something_is_no_task():
     )
     assert "nonlinear generalization" not in found and "natural generalization" not in found
     assert found["compositional generalization"] == "Task"
+
+
+def test_names_typed_by_what_the_text_says_of_them():
+    found = types_in(
+        "We propose a multi-level Mutual Promotion mechanism for Inference and Interpretation "
+        "(MPII); the proposed MPII approach wins. MinWiki is a subset of MinWikiSplit. "
+        "Quantizing Llama-2 to W4A16 or W8A8 loses little."
+    )
+    assert found["MPII"] == "Method" and found["MinWikiSplit"] == "Dataset"
+    assert "W4A16" not in found and "W8A8" not in found
+    assert types_in("Our CIFAR-10 model reaches 3% error on CIFAR-10.")["CIFAR-10"] == "Dataset"
