@@ -140,8 +140,13 @@ def paper_pairs(
         proposed = any(m.role == "proposed" for m in ms)
         if not proposed and _built_on(ms[0], [o for o, _ in rest if o.role == "proposed"]):
             continue  # CLIP where the paper proposes ComCLIP: what its method is built on
-        if not proposed:  # what a result beats is not what the paper evaluates
-            alone = [s for s in alone if not compared_with(abstract[sentence_start(s[0]) : s[0]])]
+        if not proposed:  # what a result beats, or an example given, is not what it evaluates
+            alone = [
+                s
+                for s in alone
+                if not compared_with(abstract[sentence_start(s[0]) : s[0]])
+                and not _an_example(abstract, s[0])
+            ]
         method_at = {
             i: spans
             for i, spans in evaluated(alone).items()
@@ -218,6 +223,22 @@ def _named(name: str) -> bool:
     (True, True, False)
     """
     return any(c.isupper() or c.isdigit() for c in name)
+
+
+#: An opened bracket of examples ("(e.g. GPT-4)", "(e.g., BERT and T5"), up to a name.
+_EXAMPLE_OPEN = re.compile(r"\((?:e\.g\.|for example|for instance),?\s[^()]*$")
+
+
+def _an_example(abstract: str, at: int) -> bool:
+    """Whether a name at ``at`` stands in a bracket of examples, which illustrates a point
+    rather than reports what was evaluated ("models that need no data from stronger models
+    (e.g. GPT-4)").
+
+    >>> s = "It tops MT Bench (without data from stronger models, e.g. GPT-4) unlike (e.g. GPT-4)."
+    >>> _an_example(s, s.index("GPT-4")), _an_example(s, s.rindex("GPT-4"))
+    (False, True)
+    """
+    return _EXAMPLE_OPEN.search(abstract, max(0, at - 80), at) is not None
 
 
 def _inside(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
