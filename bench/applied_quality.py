@@ -49,12 +49,13 @@ KEY = DATA / "applied-key.jsonl"
 #: build at d23f5b9 with 20 of round 2's graded again (``d298180-control``); round 4, 60 of
 #: the build at fe349ee with 20 of round 3's (``d23f5b9-control``); round 5, 60 of 81459a1
 #: with 20 of round 4's; round 6, 60 of 13d01b5, 20 edges its rule removed
-#: (``removed-13d01b5``) and 20 of round 5's.
+#: (``removed-13d01b5``) and 20 of round 5's; round 7, 60 of 462bb19; round 8, 60 of
+#: 510e666 with 20 of round 7's graded again (``462bb19-control``).
 ROUNDS = (
     (KEY, JUDGMENTS),
     *(
         (DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl")
-        for n in (2, 3, 4, 5, 6, 7)
+        for n in (2, 3, 4, 5, 6, 7, 8)
     ),
 )
 

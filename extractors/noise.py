@@ -68,6 +68,15 @@ _HOST_END = re.compile(
 )
 _URL_REST = re.compile(f"{_URL_CHARACTERS}*")
 _URL_TRAILING = ".,;:!?'\""
+#: Math written as plain text: an order or a function of variables ("O(sqrt(KT))",
+#: "log(NK)"), whose letters are variables, not names.
+_PLAIN_MATH = re.compile(
+    r"\b(?:O|Omega|omega|Theta|sqrt|log|exp|poly|polylog) ?\((?:[^()]|\([^()]*\)){1,60}\)"
+)
+#: A math command and its argument ("\\sqrt{kT}", "\\frac{d}{n}"): variables, not names.
+_MATH_ARGUMENT = re.compile(
+    r"\\(?:sqrt|frac|log|exp|widetilde|tilde|hat|bar|mathcal)\s?\{[^{}]{0,40}\}"
+)
 _EMAIL = re.compile(
     r"(?:\{[\w.,\s-]+\}|\b[\w.+-]+)@[A-Za-z][\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b(?![.\w]*/)"
 )
@@ -129,6 +138,10 @@ def classified_noise(text: str) -> tuple[list[Span], list[Span]]:
     if at:
         markup.extend(m.span() for m in _EMAIL.finditer(text))
     other.extend(debris_spans(text))
+    if "(" in text:
+        other.extend(m.span() for m in _PLAIN_MATH.finditer(text))
+    if "\\" in text:
+        other.extend(m.span() for m in _MATH_ARGUMENT.finditer(text))
     return markup, other
 
 

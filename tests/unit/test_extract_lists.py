@@ -374,3 +374,16 @@ def test_names_typed_by_what_the_text_says_of_them():
     assert found["MPII"] == "Method" and found["MinWikiSplit"] == "Dataset"
     assert "W4A16" not in found and "W8A8" not in found
     assert types_in("Our CIFAR-10 model reaches 3% error on CIFAR-10.")["CIFAR-10"] == "Dataset"
+
+
+def test_known_names_of_the_identity_audit():
+    found = {
+        m.canonical: m.type
+        for m in found_in(
+            "ChatGPT and GPT-3.5 differ. Data missing not at random (MNAR) hurt. We test on "
+            "WMDP (Weapons of Mass Destruction Proxy) and knowledge-based question answering."
+        )
+    }
+    assert found["ChatGPT"] == "Method" and found["GPT-3.5"] == "Method"
+    assert found["MNAR"] == "Concept" and found["WMDP"] == "Benchmark"
+    assert found["knowledge base question answering"] == "Task"

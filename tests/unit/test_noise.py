@@ -182,3 +182,19 @@ def test_merge_overlaps_and_blank():
     blanked = blank(text, noise_spans(text))
     assert len(blanked) == len(text)
     assert blanked == "see          for {    subspace clustering}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a regret of O(sqrt(KT)) and omega(sqrt(KT)).", ["O(sqrt(KT))", "omega(sqrt(KT))"]),
+        ("runs in log(NK) time", ["log(NK)"]),
+        ("the dialog(NK) module and YOLO(v3) stay", []),
+    ],
+)
+def test_plain_text_math_is_noise(text, expected):
+    assert noise(text) == expected
+
+
+def test_a_math_command_takes_its_argument_along():
+    assert noise(r"better than \sqrt{kT} and \frac{d}{n} rates") == [r"\sqrt{kT}", r"\frac{d}"]
