@@ -296,6 +296,9 @@ def senses_of(longs: dict[str, LongForm], lexicon: Lexicon) -> list[Sense]:
             clusters.remove(cluster)
     if blind and default is not None:
         own = [c for c in clusters if _most_common(_pooled(c, longs).types) == default.type]
+        # else a group some paper types as the entry is ("ADNI", a dataset, where one paper
+        # typed "Alzheimer's Disease Neuroimaging Initiative" a Dataset and one a Concept)
+        own = own or [c for c in clusters if default.type in _pooled(c, longs).types]
         if own:
             best = max(own, key=lambda c: _pooled(c, longs).papers)  # the first of equals
             known.setdefault(default.canonical, []).extend(best)

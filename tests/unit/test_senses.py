@@ -341,3 +341,14 @@ def test_a_long_form_the_lexicon_lacks_joins_the_entry_another_long_form_names()
     assert {name for _, name, _ in resolved["b"]} == {"MAP estimation"}
     # Not a spelling of the entry's long names: a sense of its own.
     assert {name for _, name, _ in resolved["c"]} == {"MAP (Multi-Agent Planning)"}
+
+
+def test_an_entry_without_long_form_takes_a_group_some_paper_types_as_it_is():
+    lexicon = lexicon_of(Entry("ADNI", "Dataset", ()))
+    corpus = [
+        ("a", [defined("Dataset", "Alzheimer's Disease Neuroimaging Initiative", "ADNI")]),
+        ("b", [defined("Concept", "Alzheimer's Disease Neuroimaging Initiative", "ADNI")]),
+        ("c", [bare("Dataset", "ADNI")]),
+    ]
+    resolved = named(resolve_corpus(corpus, lexicon=lexicon))
+    assert {name for _, name, _ in resolved["a"] | resolved["c"]} == {"ADNI"}
