@@ -49,6 +49,8 @@ def is_name_shaped(word: str) -> bool:
     (False, False, True)
     >>> is_name_shaped("W4A16"), is_name_shaped("W4A4KV16")  # bit widths of a quantization
     (False, False)
+    >>> is_name_shaped("Mixture-of-Agents"), is_name_shaped("State-of-the-Art")
+    (True, False)
     """
     if (
         len(word) < 2
@@ -61,6 +63,8 @@ def is_name_shaped(word: str) -> bool:
         return False
     if word.rstrip("s") in _NON_NAMES or not _TWO_LETTERS.search(word):
         return False
+    if _OF_NAME.fullmatch(word):
+        return True
     if word[0].islower() and word[1:] == word[1:].lower():
         return False
     parts = word.split("-")
@@ -74,6 +78,12 @@ def is_name_shaped(word: str) -> bool:
     return False
 
 
+#: Names coined as "X-of-Y" on a noun for a structure of steps or parts
+#: ("Chain-of-Verification", "Mixture-of-Agents", "Skeleton-of-Thought").
+_OF_NAME = re.compile(
+    r"(?:Chain|Tree|Graph|Forest|Mixture|Mix|Program|Skeleton|Buffer|Layer|Society|Sum|Bag|Set)"
+    r"-of-[A-Z][a-z]+(?:-[A-Z][a-z]+)*s?"
+)
 #: Bit widths of a quantized model's weights, activations and KV cache (W4A16, W4A4KV4).
 _BIT_WIDTHS = re.compile(r"W\d{1,2}A\d{1,2}(?:KV\d{1,2})?|A\d{1,2}W\d{1,2}")
 _TWO_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]")

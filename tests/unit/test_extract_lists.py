@@ -387,3 +387,12 @@ def test_known_names_of_the_identity_audit():
     assert found["ChatGPT"] == "Method" and found["GPT-3.5"] == "Method"
     assert found["MNAR"] == "Concept" and found["WMDP"] == "Benchmark"
     assert found["knowledge base question answering"] == "Task"
+
+
+def test_names_coined_as_x_of_y():
+    found = types_in(
+        "An untrained Mixture-of-Agents pass and Skeleton-of-Thought lose; it is "
+        "state-of-the-art on out-of-distribution data."
+    )
+    assert found == {"Mixture-of-Agents": "Method", "Skeleton-of-Thought": "Method"}
+    assert types_in("LMs become Mixture-of-Expert models.") == {"MoE": "Method"}
