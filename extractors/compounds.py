@@ -146,14 +146,14 @@ def compound_start(
 
 
 #: A head noun after a method's name that the name modifies ("sequence-to-sequence models").
-_HEAD_NOUN_AFTER = re.compile(r" (?:models?|networks?|architectures?)\b")
+_HEAD_NOUN_AFTER = re.compile(r" (?:models?|networks?|architectures?|algorithms?)\b")
 
 
 def head_end(text: str, start: int, end: int) -> int:
     """Where the mention of a known method at [start, end) ends: past the head noun that a
     name written as a lowercase hyphenated modifier takes ("sequence-to-sequence models",
-    "self-attention networks"), so the span is the phrase the abstract names; the name
-    stays the entry's.
+    "self-attention networks", "expectation-maximization algorithm"), so the span is the
+    phrase the abstract names; the name stays the entry's.
 
     >>> s = "Deep sequence-to-sequence models and Seq2Seq models differ."
     >>> s[5:head_end(s, 5, 25)], s[37:head_end(s, 37, 44)]

@@ -396,3 +396,10 @@ def test_names_coined_as_x_of_y():
     )
     assert found == {"Mixture-of-Agents": "Method", "Skeleton-of-Thought": "Method"}
     assert types_in("LMs become Mixture-of-Expert models.") == {"MoE": "Method"}
+
+
+def test_a_known_hyphenated_method_spans_the_algorithm_it_names():
+    found = found_in("We fit it with an expectation-maximization algorithm.")
+    assert [(m.canonical, m.text) for m in found] == [
+        ("EM algorithm", "expectation-maximization algorithm")
+    ]
