@@ -68,6 +68,7 @@ from kg.extractors.rules.proposals import definition_spans, proposal_spans, prop
 from kg.extractors.rules.sentences import mask_math
 from kg.extractors.rules.subjects import opening_subject_span
 from kg.extractors.rules.tasks import (
+    dimension_start,
     gerund_task_spans,
     shared_head_phrases,
     task_spans,
@@ -132,8 +133,10 @@ def find_candidates(
                 )
             )
     candidates = one_sense_per_abstract(text, candidates, lexicon)
-    for c in candidates:  # "NDCG@20": the measure with its cut-off
+    for c in candidates:  # "NDCG@20": the measure with its cut-off; "3D object detection"
         c.end = cut_off_end(text, c.end) if c.type == METRIC and c.rule == LEXICON else c.end
+        if c.type == TASK and (at := dimension_start(text, c.start)) is not None:
+            c.start, c.canonical, c.entry = at, f"{text[at : c.start]}{c.canonical}", None
     if noise:
         candidates = [c for c in candidates if not overlaps(noise, c.start, c.end)]
     glued = glued_stops(text)  # where a PDF lost the space after a full stop

@@ -349,3 +349,19 @@ def named_problem(phrase: str) -> bool:
         and not words[0][:1].isdigit()
         and "markov decision" not in phrase.lower()
     )
+
+
+#: A dimension written right before a task's name ("3D object detection", "6-D pose").
+_DIMENSION_BEFORE = re.compile(r"(?<![\w-])([1-6])-?[Dd] $")
+
+
+def dimension_start(text: str, start: int) -> int | None:
+    """Where a dimension that is part of the task named at ``start`` begins, or None: "3D
+    object detection" is a task of its own, not object detection.
+
+    >>> s = "We study 3D object detection and 2-D tracking, not 13D data."
+    >>> dimension_start(s, s.index("object")), dimension_start(s, s.index("tracking"))
+    (9, 33)
+    """
+    m = _DIMENSION_BEFORE.search(text, max(0, start - 4), start)
+    return m.start() if m else None

@@ -403,3 +403,9 @@ def test_a_known_hyphenated_method_spans_the_algorithm_it_names():
     assert [(m.canonical, m.text) for m in found] == [
         ("EM algorithm", "expectation-maximization algorithm")
     ]
+
+
+def test_a_dimension_is_part_of_the_task_it_precedes():
+    found = types_in("We address 3D object detection and 6D pose estimation, not 13D tracking.")
+    assert found["3D object detection"] == "Task" and found["6D pose estimation"] == "Task"
+    assert "object detection" not in found and "13D tracking" not in found
