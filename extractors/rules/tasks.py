@@ -352,7 +352,7 @@ def named_problem(phrase: str) -> bool:
 
 
 #: A dimension written right before a task's name ("3D object detection", "6-D pose").
-_DIMENSION_BEFORE = re.compile(r"(?<![\w-])([1-6])-?[Dd] $")
+_DIMENSION_BEFORE = re.compile(r"(?<![\w-])[1-6]-?[Dd] $")
 
 
 def dimension_start(text: str, start: int) -> int | None:
