@@ -288,6 +288,10 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
             written = _written_senses(mentions, table) if written is None else written
             sense = _written_sense(bare, written, table)
             if sense is None:
+                if said is None:
+                    said = "\n".join(sorted({n.sentence for n in mentions}))
+                sense = _spelled_sense(bare, said, table)
+            if sense is None:
                 context = senses.context_of(mentions) if context is None else context
                 sense = table.bare_sense(bare, context - {m.canonical})
             out.append(_as_bare(m, sense))
@@ -338,6 +342,18 @@ def _written_sense(
     ("We learn a Markov Network ... the full MN structure"), if there is one."""
     names = [sense.name for sense in table.by_short[short] if sense.name in written]
     return written[names[0]] if len(set(names)) == 1 else None
+
+
+def _spelled_sense(short: str, said: str, table: senses.Senses) -> senses.Sense | None:
+    """The one sense of a bare ``short`` whose long form the paper's sentences ``said``
+    spell out, none of its senses being the lexicon's ("... associative long-term
+    potentiation ... LTP" is long term potentiation, not learning with target priors)."""
+    options = table.by_short[short]
+    if len(options) < 2 or any(sense.lexicon for sense in options):
+        return None
+    spelled = name_key(said)
+    found = [sense for sense in options if any(key in spelled for key in sense.long_keys)]
+    return found[0] if len(found) == 1 else None
 
 
 def _needs(mentions: Iterable[Mention]) -> set[Need]:

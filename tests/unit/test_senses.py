@@ -352,3 +352,18 @@ def test_an_entry_without_long_form_takes_a_group_some_paper_types_as_it_is():
     ]
     resolved = named(resolve_corpus(corpus, lexicon=lexicon))
     assert {name for _, name, _ in resolved["a"] | resolved["c"]} == {"ADNI"}
+
+
+def test_a_bare_use_follows_the_one_sense_its_sentences_spell_out():
+    senses = [
+        ("a0", [defined("Concept", "long term potentiation", "LTP")]),
+        ("a1", [defined("Task", "learning with target priors", "LTP")]),
+    ]
+    spelled = m(
+        "Method", "LTP", "LTP", "coined-name",
+        sentence="LTP stores covariances by associative long-term potentiation.",
+    )  # fmt: skip
+    alone = [("c0", [bare("Method", "LTP")])]
+    got = named(resolve_corpus([*senses, ("b0", [spelled]), *alone], lexicon=LEXICON))
+    assert got["b0"] == {("Concept", "LTP (long term potentiation)", "long term potentiation")}
+    assert got["c0"] == {("Method", "LTP", None)}  # nothing decides: its own node
