@@ -17,13 +17,12 @@ reads it.
 """
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from bench.unseen_gold import read_stored, score_module
+from bench.unseen_gold import gold_entities, read_stored, score_module
 from bench.unseen_sample import DATA, SHARED
 from kg.extractors.read import read_listings
 from kg.extractors.records import PaperRecord
@@ -40,11 +39,13 @@ def seed_records(shared: Path = SHARED) -> dict[int, PaperRecord]:
     return {r.index: r for r in read_listings([Path(shared) / "seeds" / SOURCE])}
 
 
+def _dev_rows(shared: Path) -> list[dict[str, Any]]:
+    return read_stored(Path(shared) / "eval" / "seed-gold-dev.jsonl")
+
+
 def dev_indices(shared: Path = SHARED) -> set[int]:
     """The indices of the daily seed's papers the dev gold holds."""
-    with open(Path(shared) / "eval" / "seed-gold-dev.jsonl", encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
-    return {r["index"] for r in rows if r["source"] == SOURCE}
+    return {r["index"] for r in _dev_rows(shared) if r["source"] == SOURCE}
 
 
 #: Characters of an abstract's opening (whitespace collapsed) that name it as a copy.
@@ -59,8 +60,7 @@ def dev_copies(shared: Path = SHARED) -> set[int]:
     """Indices of the daily seed's papers whose abstract opens as one of the dev gold's
     papers from another seed file does (the same paper listed twice)."""
     paper_id = score_module(shared).paper_id
-    with open(Path(shared) / "eval" / "seed-gold-dev.jsonl", encoding="utf-8") as fh:
-        dev = {json.loads(line)["id"] for line in fh if line.strip()}
+    dev = {r["id"] for r in _dev_rows(shared)}
     others = sorted((Path(shared) / "seeds").glob("*.txt"))
     openings = {
         _opening(r.abstract)
@@ -91,17 +91,9 @@ def load_daily_gold(path: Path = UNSEEN, shared: Path = SHARED) -> list[dict[str
                 f"{path.name}: paper {rec['index']} of {SOURCE} is not the abstract it was "
                 "annotated on (its id differs)"
             )
-        entities = []
-        for ent in rec["entities"]:
-            start, end = ent["start"], ent["end"]
-            if not 0 <= start < end <= len(text):
-                raise ValueError(f"{rec['id']}: offsets {start}:{end} outside the abstract")
-            entities.append({"text": text[start:end]} | {k: ent[k] for k in _LABELS})
+        entities = gold_entities(rec["id"], text, rec["entities"])
         out.append({"id": rec["id"], "authors": [], "entities": entities})
     return out
-
-
-_LABELS = ("type", "role", "canonical")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,29 +76,32 @@ def load_gold(path=GOLD, shared=SHARED):
     for rec in stored:
         paper = source[(rec["file"], rec["id"])]
         text = paper["text"]
-        entities = []
-        for ent in rec["entities"]:
-            start, end = ent["start"], ent["end"]
-            if not 0 <= start < end <= len(text):
-                raise ValueError(f"{rec['id']}: offsets {start}:{end} outside the abstract")
-            entities.append(
-                {
-                    "text": text[start:end],
-                    "type": ent["type"],
-                    "role": ent["role"],
-                    "canonical": ent["canonical"],
-                }
-            )
         out.append(
             {
                 "id": paper_id(text),
                 "authors": list(paper.get("authors") or []),
-                "entities": entities,
+                "entities": gold_entities(rec["id"], text, rec["entities"]),
                 "file": rec["file"],
                 "paperlists_id": rec["id"],
             }
         )
     return out
+
+
+def gold_entities(paper, text, stored):
+    """A paper's stored entities (offsets into ``text``) as score.py gold entities; a
+    ValueError names ``paper`` if an offset falls outside the abstract."""
+    entities = []
+    for ent in stored:
+        start, end = ent["start"], ent["end"]
+        if not 0 <= start < end <= len(text):
+            raise ValueError(f"{paper}: offsets {start}:{end} outside the abstract")
+        entities.append({"text": text[start:end]} | {k: ent[k] for k in LABELS})
+    return entities
+
+
+#: What a stored entity gives a gold entity besides its text.
+LABELS = ("type", "role", "canonical")
 
 
 def write_jsonl(records, path):

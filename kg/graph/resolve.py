@@ -267,6 +267,7 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
     context: frozenset[str] | None = None
     written: dict[str, senses.Sense] | None = None  # the senses whose long forms it writes
     said: str | None = None  # the paper's sentences that hold a mention
+    spelled: str | None = None  # their name key
     out = []
     for i, m in enumerate(mentions):
         if i in defined:
@@ -290,7 +291,8 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
             if sense is None:
                 if said is None:
                     said = "\n".join(sorted({n.sentence for n in mentions}))
-                sense = _spelled_sense(bare, said, table)
+                spelled = name_key(said) if spelled is None else spelled
+                sense = _spelled_sense(bare, spelled, table)
             if sense is None:
                 context = senses.context_of(mentions) if context is None else context
                 sense = table.bare_sense(bare, context - {m.canonical})
@@ -344,14 +346,14 @@ def _written_sense(
     return written[names[0]] if len(set(names)) == 1 else None
 
 
-def _spelled_sense(short: str, said: str, table: senses.Senses) -> senses.Sense | None:
-    """The one sense of a bare ``short`` whose long form the paper's sentences ``said``
-    spell out, none of its senses being the lexicon's ("... associative long-term
-    potentiation ... LTP" is long term potentiation, not learning with target priors)."""
+def _spelled_sense(short: str, spelled: str, table: senses.Senses) -> senses.Sense | None:
+    """The one sense of a bare ``short`` whose long form the paper's sentences spell out
+    (``spelled``: their :func:`name_key`), none of its senses being the lexicon's ("...
+    associative long-term potentiation ... LTP" is long term potentiation, not learning with
+    target priors)."""
     options = table.by_short[short]
     if len(options) < 2 or any(sense.lexicon for sense in options):
         return None
-    spelled = name_key(said)
     found = [sense for sense in options if any(key in spelled for key in sense.long_keys)]
     return found[0] if len(found) == 1 else None
 
