@@ -61,6 +61,7 @@ from kg.extractors.rules.names import (
     headed_name_spans,
     is_acronym_marked,
     is_name_shaped,
+    release_end,
     slash_parts,
     title_case_spans,
 )
@@ -366,7 +367,8 @@ def _local_rule_candidates(text, lexicon, defined):
         elif entry is not None:
             found.append(Candidate(a, b, entry.type, entry.canonical, LEXICON, entry=entry))
         elif name not in defined and not is_acronym_marked(name):
-            found.append(Candidate(a, b, coined_type(text, a, b, lexicon), name, COINED_NAME))
+            b = release_end(text, b)
+            found.append(Candidate(a, b, coined_type(text, a, b, lexicon), text[a:b], COINED_NAME))
     for a, b in measured_value_spans(text):
         if lexicon.lookup(text[a:b]) is None:
             found.append(Candidate(a, b, METRIC, text[a:b].lower(), MEASURED_VALUE))

@@ -278,6 +278,27 @@ def coined_name_spans(sentence: str) -> list[tuple[int, int]]:
     return found
 
 
+#: A release number after a coined name and a space ("SIMMC 2.0", "FooQA v1.1"), where
+#: what follows ends the name: punctuation, a coordination or a word for data.
+_RELEASE = re.compile(
+    r" (?:[vV]\d{1,2}(?:\.\d{1,2})*|\d\.\d{1,2})"
+    r"(?=[,;:)\]]|\.(?!\d)|$| (?:and|or|datasets?|benchmarks?|corpus|corpora|splits?)\b)"
+)
+
+
+def release_end(text: str, end: int) -> int:
+    """Where a coined name ending at ``end`` ends with its release number, if one follows
+    (else ``end``): "SIMMC 2.0" and "SIMMC 1.0" are two datasets, not a measure after one.
+
+    >>> s = "We use SIMMC 2.0 and FooQA v1.1, not FooNet 2.5 times faster."
+    >>> ends = [s.find(name) + len(name) for name in ("SIMMC", "FooQA", "FooNet")]
+    >>> [s[s.rfind(" ", 0, end - 1) + 1 : release_end(s, end)] for end in ends]
+    ['SIMMC 2.0', 'FooQA v1.1', 'FooNet']
+    """
+    m = _RELEASE.match(text, end)
+    return m.end() if m else end
+
+
 def name_candidates(text: str) -> list[tuple[int, int]]:
     """(start, end) of the words that may be coined names: starting with a letter and
     holding a capital or digit after it.

@@ -271,6 +271,18 @@ def test_a_coined_name_is_typed_by_its_context_and_its_known_last_part(nlp, sent
     assert expected in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
 
 
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("We report scores on FooDial 2.0 and FooDial 1.0.", {"FooDial 2.0", "FooDial 1.0"}),
+        ("It wins on the BarQA v1.1 dataset.", {"BarQA v1.1"}),
+        ("Our FooNet 2.5 times faster than before.", {"FooNet"}),
+    ],
+)
+def test_a_coined_name_keeps_its_release_number(nlp, sentence, expected):
+    assert {m.canonical for m in nlp(sentence)._.mentions} >= expected
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
