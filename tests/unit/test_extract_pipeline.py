@@ -283,6 +283,14 @@ def test_a_coined_name_keeps_its_release_number(nlp, sentence, expected):
     assert {m.canonical for m in nlp(sentence)._.mentions} >= expected
 
 
+def test_ways_of_evaluating_and_imaging_are_no_named_measures_or_data(nlp):
+    doc = nlp(
+        "Human evaluation and automatic evaluation agree. We decode functional magnetic "
+        "resonance imaging (fMRI) data and report BLEU."
+    )
+    assert {(m.type, m.canonical) for m in doc._.mentions} == {("Metric", "BLEU")}
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
