@@ -77,6 +77,8 @@ def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
     >>> s = "It raised the worst-group utility (3.20 to 3.90) and speed."
     >>> [s[a:b] for a, b in measured_value_spans(s)]
     ['worst-group utility']
+    >>> measured_value_spans("It lifts the success rate of compilation from 44 to 89.")
+    []
     """
     found = []
     for m in _VALUE_AFTER.finditer(sentence):
@@ -99,13 +101,33 @@ def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
             ):
                 break
             first = words[j][1]
-        if first is not None:
+        if first is not None and not _OBJECT_OF.search(sentence, 0, first):
             found.append((first, m.start()))
     return found
 
 
-#: Things reported with values that are not measures of them.
-_NOT_MEASURES = {"checkpoint", "checkpoints", "baseline", "baselines", "it", "them"}
+#: Things reported with values that are not measures of them ("BLEU scores range from", "the
+#: F1 metric from", "on the VQA dataset from").
+_NOT_MEASURES = {
+    "checkpoint",
+    "checkpoints",
+    "baseline",
+    "baselines",
+    "it",
+    "them",
+    "range",
+    "ranges",
+    "ranging",
+    "metric",
+    "metrics",
+    "dataset",
+    "datasets",
+}
+#: A phrase after a preposition is what a measure is of or where it was taken ("success rate
+#: of compilation from 44 to 89", "at equivalent latency (75% vs. 57%)"), not the measure.
+_OBJECT_OF = re.compile(
+    r"\b(?:of|in|at|on|within|with|for|across|under|over|by)\s+(?:(?:the|a|an)\s+)?$", re.I
+)
 
 
 #: A cut-off written right after a measure's name ("NDCG@20", "MRR@k").

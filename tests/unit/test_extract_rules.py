@@ -302,6 +302,9 @@ def test_sentence_bounds(text, sentences):
     [
         ("It raised the worst-group utility (3.20 to 3.90) and speed.", ["worst-group utility"]),
         ("It moves that checkpoint from 84.0% to 8.0% here.", []),
+        ("Gains range from 4.7% to 7.6% on the Foo dataset from 60.3% to 60.5%.", []),
+        ("It lifts accuracy at equal latency (75% vs. 57%) and in age from 3 to 14.", []),
+        ("We cut the toxicity score from 0.41 to 0.12.", ["toxicity score"]),
     ],
 )
 def test_measured_value_spans(sentence, expected):
