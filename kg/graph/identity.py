@@ -18,8 +18,10 @@ Evidence that two authorships are one person is something their papers share: a 
    whose papers form several groups is split: each group is a person.
 3. Groups of compatible names (same surname, given names equal or one an initial of the
    other, middle names absent on one side or compatible) merge when they share evidence
-   (a shared co-author among it when either name is common), strongest first, never
-   joining incompatible names, two ids, or two authorships of one paper.
+   (a shared co-author among it when either name is common; any shared venue, or a topic
+   of 1% of the papers, between two names of a rare surname or of a rare full name),
+   strongest first, never joining incompatible names, two ids, or two authorships of one
+   paper.
 
 Overrides (:class:`Overrides`) force merges, keep authors apart, force or forbid splits.
 :func:`kg.graph.people.decide` makes the decisions; this module holds the summaries and the
@@ -32,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from kg.extractors.names import fold
+from kg.extractors.names import common_surname, fold
 from kg.pickled import pickle_plain
 
 #: A name is common when at least this many people are expected to carry it.
@@ -44,6 +46,11 @@ RARE_SURNAME_NAMES = 4
 #: ... or sharing a topic at most this share of the corpus's papers has ("James Bergstra"
 #: at ICML and "James S. Bergstra" at NeurIPS, both on hyper-parameter optimization).
 RARE_TOPIC_SHARE = 0.01
+#: A name is rare, as a rare surname is, when at most this many people are expected to
+#: carry it (:func:`commonness`): "Tejas Kulkarni" beside "Tejas D.
+#: Kulkarni", both at NeurIPS, are one person; "Gary Huang" beside "Gary B. Huang" is not
+#: rare enough to say so.
+RARE_NAME_AT = 0.05
 #: A topic or venue is specific when at most this share of the corpus's papers has it ...
 SPECIFIC_SHARE = 0.002
 #: ... or at most this many papers (whichever is larger).
@@ -220,3 +227,52 @@ def compatible(a: Name, b: Name) -> bool:
     if not ma or not mb:
         return True
     return len(ma) == len(mb) and all(_token_fits(x, y) for x, y in zip(ma, mb, strict=True))
+
+
+#: Names a corpus is taken to hold beyond its own when estimating commonness.
+PRIOR_NAMES = 1000
+
+
+def commonness(parts: Mapping[str, Name | None]) -> dict[str, float]:
+    """How many people are expected to carry each folded name: (names sharing its given
+    part) x (names sharing its surname) / (names + PRIOR_NAMES), over the distinct names
+    of the corpus (the prior damps the estimate of a small corpus); infinite for initials
+    with a surname of the common-surnames list (``data/words/common_surnames.txt``).
+
+    >>> commonness({"yliu": (("y",), "liu"), "yangliu": (("yang",), "liu")})["yangliu"]
+    0.001996007984031936
+    """
+    named = [(f, "".join(p[0]), p[1]) for f, p in parts.items() if p]
+    given = Counter(g for _, g, _ in named)
+    surname = Counter(s for _, _, s in named)
+    total = len(named) + PRIOR_NAMES
+    rates = {f: given[g] * surname[s] / total for f, g, s in named}
+    for f, _, s in named:
+        if common_surname(s) and all(len(t) == 1 for t in parts[f][0]):  # type: ignore[index]
+            rates[f] = float("inf")
+    return rates
+
+
+def rare_full_names(parsed: Mapping[str, Name], surnames: Counter[str]) -> set[str]:
+    """The folded names whose first given name is written out, whose surname is not on the
+    common-surnames list, and which, by first name and surname alone, about
+    :data:`RARE_NAME_AT` or fewer people are expected to carry (as :func:`commonness`
+    counts, middle names left out: "Tejas D. Kulkarni" is as rare as "Tejas Kulkarni";
+    "J. David Smith" is no rare name).
+
+    >>> sorted(rare_full_names({"tejaskulkarni": (("tejas",), "kulkarni"),
+    ...                         "tejasdkulkarni": (("tejas", "d"), "kulkarni"),
+    ...                         "jdavidsmith": (("j", "david"), "smith")},
+    ...                        Counter({"kulkarni": 2, "smith": 1})))
+    ['tejasdkulkarni', 'tejaskulkarni']
+    """
+    first = Counter(given[0] for given, _ in parsed.values() if given)
+    total = len(parsed) + PRIOR_NAMES
+    return {
+        f
+        for f, (given, surname) in parsed.items()
+        if given
+        and len(given[0]) > 1
+        and not common_surname(surname)
+        and first[given[0]] * surnames[surname] / total <= RARE_NAME_AT
+    }

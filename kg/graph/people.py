@@ -18,12 +18,12 @@ from kg.graph.identity import (
     Name,
     Overrides,
     Person,
+    commonness,
     compatible,
     name_parts,
+    rare_full_names,
 )
 
-#: Names a corpus is taken to hold beyond its own when estimating commonness.
-PRIOR_NAMES = 1000
 #: Evidence items a reason names, at most.
 _SHOWN = 3
 _WORDS = {"a": "co-author", "t": "topic", "v": "venue"}
@@ -80,26 +80,6 @@ def _groups(
     for p in sorted(papers):
         groups.setdefault(root(p), []).append(p)
     return sorted(groups.values())
-
-
-def commonness(parts: Mapping[str, Name | None]) -> dict[str, float]:
-    """How many people are expected to carry each folded name: (names sharing its given
-    part) x (names sharing its surname) / (names + PRIOR_NAMES), over the distinct names
-    of the corpus (the prior damps the estimate of a small corpus); infinite for initials
-    with a surname of the common-surnames list (``data/words/common_surnames.txt``).
-
-    >>> commonness({"yliu": (("y",), "liu"), "yangliu": (("yang",), "liu")})["yangliu"]
-    0.001996007984031936
-    """
-    named = [(f, "".join(p[0]), p[1]) for f, p in parts.items() if p]
-    given = Counter(g for _, g, _ in named)
-    surname = Counter(s for _, _, s in named)
-    total = len(named) + PRIOR_NAMES
-    rates = {f: given[g] * surname[s] / total for f, g, s in named}
-    for f, _, s in named:
-        if common_surname(s) and all(len(t) == 1 for t in parts[f][0]):  # type: ignore[index]
-            rates[f] = float("inf")
-    return rates
 
 
 def _describe(evidence: Iterable[str], name: Callable[[str], str]) -> str:
@@ -287,6 +267,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
         for f, (_, surname) in parsed.items()
         if surnames[surname] <= RARE_SURNAME_NAMES and not common_surname(surname)
     }
+    rare_names = rare_full_names(parsed, surnames)
     # the names worth a look: compatible with another, split candidates, ids, overrides
     looked = {f for pair in _compatible_pairs(parsed) for f in pair}
     looked.update(f for ships in by_id.values() for _, f in ships)
@@ -326,7 +307,7 @@ def decide(summary: IdentitySummary, overrides: Overrides | None = None) -> list
             atom = _Atom([(p, f) for p in g])
             atom.names = {parts[f]} if parts[f] else set()  # type: ignore[arg-type]
             atom.common = rates.get(f, 0.0) >= COMMON_AT
-            atom.rare = f in rare
+            atom.rare = f in rare or f in rare_names
             if reason:
                 first = min(g, key=corpus.order)
                 atom.key, atom.split = f"author:{f}@{first.partition(':')[2]}", f

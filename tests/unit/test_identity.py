@@ -7,13 +7,14 @@ from kg.graph.authors import author_key
 from kg.graph.identity import (
     Authorship,
     Overrides,
+    commonness,
     compatible,
     merge_summaries,
     name_parts,
     summarise,
 )
 from kg.graph.overrides import parse_overrides
-from kg.graph.people import OverrideError, commonness, decide
+from kg.graph.people import OverrideError, decide
 
 
 def ship(printed, author_id=None):
@@ -152,6 +153,29 @@ def test_compatible_names_of_a_rare_surname_merge_on_a_topic_of_one_percent():
         "merge: 'James Bergstrom' and 'James S. Bergstrom' share topic t:hpo",
     )
     papers[-1] = ("paper:b", ["James S. Bergstrom"], "nips", 2011, ["t:other"])
+    assert decide(corpus(*papers)) == []
+
+
+def test_a_rare_full_name_merges_its_middle_initial_variant_at_one_venue():
+    # Five Kulkarnis: the surname is not rare, but few people are named Tejas Kulkarni.
+    others = ["Anil Kulkarni", "Bela Kulkarni", "Chitra Kulkarni"]
+    papers = [(f"paper:{i}", [name], "nips", 2000 + i, []) for i, name in enumerate(others)]
+    papers += [
+        ("paper:a", ["Tejas Kulkarni", "Ann Lee"], "nips", 2015, []),
+        ("paper:b", ["Tejas D. Kulkarni", "Bo Chen"], "nips", 2016, []),
+    ]
+    (person,) = decide(corpus(*papers))
+    assert person.reasons == ("merge: 'Tejas D. Kulkarni' and 'Tejas Kulkarni' share venue nips",)
+
+
+def test_a_venue_is_no_evidence_for_a_full_name_many_people_may_carry():
+    # 10 Garys and 6 Huongs among 20 names: about 0.06 people expected per Gary Huong.
+    names = [f"Gary {c}ang" for c in "BCDEFGHJ"] + [f"{g} Huong" for g in "Ann Bob Cid Dan".split()]
+    papers = [(f"paper:{i}", [name], "nips", 2000 + i, []) for i, name in enumerate(names)]
+    papers += [
+        ("paper:a", ["Gary Huong"], "nips", 2015, []),
+        ("paper:b", ["Gary B. Huong"], "nips", 2016, []),
+    ]
     assert decide(corpus(*papers)) == []
 
 
