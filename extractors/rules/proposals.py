@@ -188,13 +188,19 @@ def _bracketed(sentence, start, end):
 
 def _named_right_after(sentence, trigger_end, start, word):
     """A capitalised word right after "we introduce" that an apposition or its acronym
-    follows ("We introduce Agon, which ..."): a name, though not shaped like one."""
-    after = sentence[start + len(word) : start + len(word) + 2]
+    follows ("We introduce Agon, which ..."), in markdown emphasis or not ("we introduce
+    **Unison**, a benchmark"): a name, though not shaped like one."""
     return (
-        start == trigger_end + 1
-        and (after[:1] in (",", ":") or after == " (")
+        _EMPHASIS_BEFORE.fullmatch(sentence, trigger_end, start) is not None
+        and _APPOSITION_AFTER.match(sentence, start + len(word)) is not None
         and not word.lower().endswith(_ADJECTIVE_SUFFIXES)
     )
+
+
+#: Between a trigger and its name: one space, and the markers of markdown emphasis.
+_EMPHASIS_BEFORE = re.compile(r" (?:\*\*|__)?")
+#: After the name: the end of its emphasis, then an apposition, a colon or a bracket.
+_APPOSITION_AFTER = re.compile(r"(?:\*\*|__)?(?:[,:]| \()")
 
 
 #: Endings of words that describe rather than name ("Bayesian", "Lexical").

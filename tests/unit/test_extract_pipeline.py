@@ -291,6 +291,13 @@ def test_ways_of_evaluating_and_imaging_are_no_named_measures_or_data(nlp):
     assert {(m.type, m.canonical) for m in doc._.mentions} == {("Metric", "BLEU")}
 
 
+def test_a_name_introduced_in_markdown_emphasis_is_the_papers_own(nlp):
+    doc = nlp("Hence we introduce **Quorra**, a benchmark of 500 puzzles, and test on it.")
+    assert ("Benchmark", "Quorra", "proposed") in {
+        (m.type, m.canonical, m.role) for m in doc._.mentions
+    }
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
