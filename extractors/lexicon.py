@@ -69,11 +69,25 @@ class Lexicon:
     def lookup(self, surface: str) -> Entry | None:
         """The entry a surface form names (case, hyphens, dots and spaces ignored), or None.
 
-        Plural surface forms ("Transformers", "SVMs") fall back to their singular.
+        Plural surface forms ("Transformers", "SVMs") fall back to their singular. After
+        capitals, the case of a final S tells a name from a plural: "GPS" (the positioning
+        system) is not "GPs" (Gaussian processes).
         """
         key = name_key(surface)
         entry = self.by_key.get(key)
-        if entry is None and len(key) > 3 and key.endswith("s"):
+        acronym_s = surface[-1:] in ("s", "S") and surface[-2:-1].isupper()
+        if (
+            entry is not None
+            and acronym_s
+            and not any(name_key(n) == key and n[-1] == surface[-1] for n in entry.names)
+        ):
+            entry = None
+        if (
+            entry is None
+            and key.endswith("s")
+            and surface[-1:] != "S"
+            and (len(key) > 3 or acronym_s)
+        ):
             entry = self.by_key.get(key[:-1])
         return entry
 
@@ -84,12 +98,13 @@ class Lexicon:
         if entry is None:
             return None
         key = name_key(surface)
-        keys = {key, key[:-1]}
+        singular = surface if surface[-1:] == "S" else surface[:-1]
+        keys = {key, name_key(singular)}
         return (
             entry
             if any(
                 name_key(n) in keys
-                and (n in (surface, surface[:-1]) or not (entry.cased or is_cased(n)))
+                and (n in (surface, singular) or not (entry.cased or is_cased(n)))
                 for n in entry.names
             )
             else None

@@ -9,6 +9,8 @@ from kg.extractors.lexicon import (
     LEXICON_PATH,
     TRAINING_LEXICON_PATH,
     USER_DATA_ENV,
+    Entry,
+    Lexicon,
     is_cased,
     load_lexicon,
     parse_block,
@@ -55,6 +57,18 @@ def test_lookup_unifies_variants(lexicon):
     assert lexicon.lookup("CIFAR10").canonical == "CIFAR-10"
     assert lexicon.lookup("Support Vector Machines").canonical == "SVM"
     assert lexicon.lookup("no such method here") is None
+
+
+def test_a_capital_s_after_capitals_is_no_plural():
+    small = Lexicon()
+    small.add(Entry("Gaussian process", "Method", ("GP",)))
+    small.add(Entry("MCTS", "Method"))
+    assert small.lookup("GPs").canonical == "Gaussian process"
+    assert small.lookup("GPS") is None and small.lookup_as_written("GPS") is None
+    assert small.lookup("MCTS").canonical == "MCTS" and small.lookup("MCT") is None
+    small.add(Entry("GPS", "Ignore"))
+    assert small.lookup("GPS").canonical == "GPS"
+    assert small.lookup("GPs").canonical == "Gaussian process"
 
 
 @pytest.mark.parametrize(
