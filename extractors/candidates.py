@@ -55,7 +55,12 @@ from kg.extractors.placed import (
     placed_name_candidates,
 )
 from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
-from kg.extractors.rules.metrics import cut_off_end, measured_value_spans, metric_spans
+from kg.extractors.rules.metrics import (
+    cut_off_end,
+    measured_value_spans,
+    metric_spans,
+    other_use,
+)
 from kg.extractors.rules.names import (
     coined_name_spans,
     headed_name_spans,
@@ -218,7 +223,7 @@ def _gazetteer_candidates(
             and not any("-" in n for n in entry.names)
         ):
             continue
-        if entry.type in (METRIC, TASK) and _compound_modifier(text, end):
+        if entry.type in (METRIC, TASK) and other_use(text, start, end):
             continue
         if means_a_method(text, start, end, entry, defined):
             found.append(method_sense_candidate(text, start, end, lexicon))
@@ -441,11 +446,6 @@ def _embedded(text, start, end):
         and text[end] in "-/"
         and (text[end + 1].isupper() or text[end + 1].isdigit())
     )
-
-
-def _compound_modifier(text, end):
-    """A name followed by "-style", "–robustness": the first part of a compound word."""
-    return end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
 
 
 def _abbreviation_candidate(abbr, text, lexicon):

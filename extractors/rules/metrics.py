@@ -143,3 +143,46 @@ def cut_off_end(text: str, end: int) -> int:
     """
     m = _CUT_OFF.match(text, end)
     return m.end() if m else end
+
+
+#: Before "recall" in its sense of remembering: a kind of memory or a verb's subject or
+#: marker ("associative recall", "during recall", "LLMs recall", "learning to recall").
+_REMEMBERING_BEFORE = re.compile(
+    r"\b(?:associative|autoassociative|factual|free|cued|serial|episodic|memory|"
+    r"knowledge|to|during|we|they|models|LLMs|humans|subjects|people|can|cannot|may|must)\s+$",
+    re.I,
+)
+#: After it: what is remembered ("recall of stored patterns", "recall that ...").
+_REMEMBERING_AFTER = re.compile(
+    r"^\s+(?:that\b|of (?:the |previous |stored |learned |these |past )?"
+    r"(?:patterns?|memor(?:y|ies)|associations?|facts?|knowledge|items?|events?|sequences?|"
+    r"training sequences|words?)\b)"
+)
+
+
+def remembering(text: str, start: int, end: int) -> bool:
+    """Whether "recall" at [start, end) means remembering, not the measure.
+
+    >>> s = "Associative recall of stored patterns differs from the recall of our detector."
+    >>> remembering(s, 12, 18), remembering(s, 56, 62)
+    (True, False)
+    >>> remembering("Recall that a game is zero-sum.", 0, 6)
+    True
+    """
+    if text[start:end].lower() != "recall":
+        return False
+    opening = start == 0 or text[start - 2 : start] in (". ", "\n")
+    return (
+        opening
+        and text.startswith(" that", end)
+        or _REMEMBERING_BEFORE.search(text, max(0, start - 24), start) is not None
+        or _REMEMBERING_AFTER.match(text[end : end + 40]) is not None
+    )
+
+
+def other_use(text: str, start: int, end: int) -> bool:
+    """Whether a known measure or task named at [start, end) is another word here: the first
+    part of a compound word ("accuracy-robustness", "-style"), or "recall" in its sense of
+    remembering (:func:`remembering`)."""
+    compound = end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
+    return compound or remembering(text, start, end)

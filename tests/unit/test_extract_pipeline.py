@@ -298,6 +298,21 @@ def test_a_name_introduced_in_markdown_emphasis_is_the_papers_own(nlp):
     }
 
 
+@pytest.mark.parametrize(
+    "sentence, is_measure",
+    [
+        ("Our retriever improves recall by 4 points over BM25.", True),
+        ("We raise precision and recall on both sets.", True),
+        ("Such networks store patterns and help their associative recall.", False),
+        ("We find that LLMs recall facts unevenly across languages.", False),
+        ("Errors grow with the recall of stored patterns over time.", False),
+    ],
+)
+def test_recall_is_a_measure_unless_it_means_remembering(nlp, sentence, is_measure):
+    found = ("Metric", "recall") in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+    assert found is is_measure
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
