@@ -145,44 +145,70 @@ def cut_off_end(text: str, end: int) -> int:
     return m.end() if m else end
 
 
-#: Before "recall" in its sense of remembering: a kind of memory or a verb's subject or
-#: marker ("associative recall", "during recall", "LLMs recall", "learning to recall").
-_REMEMBERING_BEFORE = re.compile(
-    r"\b(?:associative|autoassociative|factual|free|cued|serial|episodic|memory|"
-    r"knowledge|to|during|we|they|models|LLMs|humans|subjects|people|can|cannot|may|must)\s+$",
-    re.I,
-)
-#: After it: what is remembered ("recall of stored patterns", "recall that ...").
-_REMEMBERING_AFTER = re.compile(
-    r"^\s+(?:that\b|of (?:the |previous |stored |learned |these |past )?"
-    r"(?:patterns?|memor(?:y|ies)|associations?|facts?|knowledge|items?|events?|sequences?|"
-    r"training sequences|words?)\b)"
-)
+#: Words before and after a measure's name that give it another sense, by name: "recall"
+#: as remembering ("associative recall", "LLMs recall", "recall of stored patterns"),
+#: "precision" as the exactness of numbers or as inverse covariance ("16-bit precision",
+#: "mixed precision", "temporal precision", "the precision matrix", "precision medicine").
+_OTHER_SENSES = {
+    "recall": (
+        re.compile(
+            r"\b(?:associative|autoassociative|factual|free|cued|serial|episodic|memory|"
+            r"knowledge|to|during|we|they|models|LLMs|humans|subjects|people|can|cannot|may|"
+            r"must)\s+$",
+            re.I,
+        ),
+        re.compile(
+            r"^\s+(?:that\b|of (?:the |previous |stored |learned |these |past )?"
+            r"(?:patterns?|memor(?:y|ies)|associations?|facts?|knowledge|items?|events?|"
+            r"sequences?|training sequences|words?)\b)"
+        ),
+    ),
+    "precision": (
+        re.compile(
+            r"\b(?:full|numerical|numeric|limited|reduced|arbitrary|finite|infinite|bit|"
+            r"\d+-bit|low-bit|temporal|spatial|mixed|machine|arithmetic|half|single|double|"
+            r"floating[- ]point|fixed[- ]point|point|weight|activation|bits of|minimum)\s+$",
+            re.I,
+        ),
+        re.compile(
+            r"^\s+(?:matri(?:x|ces)|medicine|weights?|parameters?|agriculture|format|"
+            r"of (?:the |its |their )?(?:activations|weights|gradients|parameters|numbers))\b"
+        ),
+    ),
+}
 
 
-def remembering(text: str, start: int, end: int) -> bool:
-    """Whether "recall" at [start, end) means remembering, not the measure.
+def other_sense(text: str, start: int, end: int) -> bool:
+    """Whether the measure named at [start, end) ("recall", "precision") means something
+    else here (:data:`_OTHER_SENSES`; "Recall that ..." opening a sentence is a verb).
 
     >>> s = "Associative recall of stored patterns differs from the recall of our detector."
-    >>> remembering(s, 12, 18), remembering(s, 56, 62)
+    >>> other_sense(s, 12, 18), other_sense(s, 56, 62)
     (True, False)
-    >>> remembering("Recall that a game is zero-sum.", 0, 6)
+    >>> other_sense("Recall that a game is zero-sum.", 0, 6)
     True
+    >>> s = "Mixed precision training keeps the precision of the parser."
+    >>> other_sense(s, 6, 15), other_sense(s, 35, 44)
+    (True, False)
     """
-    if text[start:end].lower() != "recall":
+    word = text[start:end].lower()
+    senses = _OTHER_SENSES.get(word)
+    if senses is None:
         return False
+    before, after = senses
     opening = start == 0 or text[start - 2 : start] in (". ", "\n")
     return (
-        opening
+        word == "recall"
+        and opening
         and text.startswith(" that", end)
-        or _REMEMBERING_BEFORE.search(text, max(0, start - 24), start) is not None
-        or _REMEMBERING_AFTER.match(text[end : end + 40]) is not None
+        or before.search(text, max(0, start - 24), start) is not None
+        or after.match(text[end : end + 40]) is not None
     )
 
 
 def other_use(text: str, start: int, end: int) -> bool:
     """Whether a known measure or task named at [start, end) is another word here: the first
-    part of a compound word ("accuracy-robustness", "-style"), or "recall" in its sense of
-    remembering (:func:`remembering`)."""
+    part of a compound word ("accuracy-robustness", "-style"), or a measure in another sense
+    (:func:`other_sense`)."""
     compound = end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
-    return compound or remembering(text, start, end)
+    return compound or other_sense(text, start, end)
