@@ -148,7 +148,9 @@ def cut_off_end(text: str, end: int) -> int:
 #: Words before and after a measure's name that give it another sense, by name: "recall"
 #: as remembering ("associative recall", "LLMs recall", "recall of stored patterns"),
 #: "precision" as the exactness of numbers or as inverse covariance ("16-bit precision",
-#: "mixed precision", "temporal precision", "the precision matrix", "precision medicine").
+#: "mixed precision", "temporal precision", "the precision matrix", "precision medicine"),
+#: "accuracy" as the exactness of a computation ("to machine accuracy", "the accuracy of
+#: the approximation").
 _OTHER_SENSES = {
     "recall": (
         re.compile(
@@ -175,11 +177,22 @@ _OTHER_SENSES = {
             r"of (?:the |its |their )?(?:activations|weights|gradients|parameters|numbers))\b"
         ),
     ),
+    "accuracy": (
+        re.compile(
+            r"\b(?:machine|arbitrary|given|desired|prescribed|numerical|numeric|statistical)\s+$",
+            re.I,
+        ),
+        re.compile(
+            r"^\s+of (?:the |its |their |an? |our )?(?:resulting |obtained )?"
+            r"(?:approximations?|estimates?|estimators?|estimation|solutions?|computations?|"
+            r"integration|numerical|gradient estimat\w+)\b"
+        ),
+    ),
 }
 
 
 def other_sense(text: str, start: int, end: int) -> bool:
-    """Whether the measure named at [start, end) ("recall", "precision") means something
+    """Whether the measure named at [start, end) (recall, precision, accuracy) means something
     else here (:data:`_OTHER_SENSES`; "Recall that ..." opening a sentence is a verb).
 
     >>> s = "Associative recall of stored patterns differs from the recall of our detector."

@@ -310,13 +310,15 @@ def test_a_name_introduced_in_markdown_emphasis_is_the_papers_own(nlp):
         ("We train in mixed precision with 8-bit weights.", False),
         ("The estimator penalises the entries of the precision matrix.", False),
         ("It computes the transform to machine precision.", False),
+        ("The solver reaches the desired accuracy in few steps.", False),
+        ("We bound the accuracy of the resulting approximation.", False),
     ],
 )
-def test_recall_and_precision_are_measures_unless_they_mean_something_else(
+def test_recall_precision_and_accuracy_are_measures_unless_they_mean_something_else(
     nlp, sentence, is_measure
 ):
     measures = {m.canonical for m in nlp(sentence)._.mentions if m.type == "Metric"}
-    assert bool(measures & {"recall", "precision"}) is is_measure
+    assert bool(measures & {"recall", "precision", "accuracy"}) is is_measure
 
 
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
