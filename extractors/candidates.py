@@ -55,12 +55,7 @@ from kg.extractors.placed import (
     placed_name_candidates,
 )
 from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
-from kg.extractors.rules.metrics import (
-    cut_off_end,
-    measured_value_spans,
-    metric_spans,
-    other_use,
-)
+from kg.extractors.rules.metrics import cut_off_end, measured_value_spans, metric_spans
 from kg.extractors.rules.names import (
     coined_name_spans,
     headed_name_spans,
@@ -71,6 +66,7 @@ from kg.extractors.rules.names import (
     title_case_spans,
 )
 from kg.extractors.rules.proposals import definition_spans, proposal_spans, proposal_triggers
+from kg.extractors.rules.senses import other_use
 from kg.extractors.rules.sentences import mask_math
 from kg.extractors.rules.subjects import opening_subject_span
 from kg.extractors.rules.tasks import (
@@ -223,7 +219,7 @@ def _gazetteer_candidates(
             and not any("-" in n for n in entry.names)
         ):
             continue
-        if entry.type in (METRIC, TASK) and other_use(text, start, end):
+        if other_use(text, start, end, entry.type):
             continue
         if means_a_method(text, start, end, entry, defined):
             found.append(method_sense_candidate(text, start, end, lexicon))

@@ -321,6 +321,19 @@ def test_recall_precision_and_accuracy_are_measures_unless_they_mean_something_e
     assert bool(measures & {"recall", "precision", "accuracy"}) is is_measure
 
 
+@pytest.mark.parametrize(
+    "sentence, is_method",
+    [
+        ("We compare bagging and boosting on tabular data.", True),
+        ("Inspired by boosting, we combine weak rankers.", True),
+        ("Retrieval is a simple way of boosting the accuracy of small models.", False),
+    ],
+)
+def test_boosting_is_a_method_unless_it_is_a_verb(nlp, sentence, is_method):
+    found = ("Method", "boosting") in {(m.type, m.canonical) for m in nlp(sentence)._.mentions}
+    assert found is is_method
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
