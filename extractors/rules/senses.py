@@ -12,7 +12,8 @@ from kg.extractors.records import METRIC, TASK
 #: "precision" as the exactness of numbers or as inverse covariance ("16-bit precision",
 #: "mixed precision", "temporal precision", "the precision matrix", "precision medicine"),
 #: "accuracy" as the exactness of a computation ("to machine accuracy", "the accuracy of
-#: the approximation"), "boosting" as a verb ("for boosting the performance").
+#: the approximation"), "boosting" as a verb ("for boosting the performance"),
+#: "calibration" as a procedure ("calibration methods").
 _OTHER_SENSES = {
     "recall": (
         re.compile(
@@ -57,12 +58,24 @@ _OTHER_SENSES = {
             r"integration|numerical|gradient estimat\w+)\b"
         ),
     ),
+    "calibration": (
+        None,
+        re.compile(
+            r"^\s+(?:methods?|procedures?|strateg(?:y|ies)|techniques?|mechanisms?|approach(?:es)?|"
+            r"datasets?|data|sets?|steps?|modules?|layers?)\b"
+        ),
+    ),
 }
+#: What a sentence names around a measure that is also a plain word, for it to be the
+#: measure: "specificity" beside sensitivity or a value ("sensitivity and specificity",
+#: "a specificity of 93%"), not "domain specificity" or "a lack of specificity".
+_MEASURE_NEEDS = {"specificity": re.compile(r"\bsensitivity\b|\d\s*%|\d\.\d")}
 
 
 def other_sense(text: str, start: int, end: int) -> bool:
-    """Whether the name at [start, end) (recall, precision, accuracy, boosting) means something
-    else here (:data:`_OTHER_SENSES`; "Recall that ..." opening a sentence is a verb).
+    """Whether the name at [start, end) (recall, precision, accuracy, boosting, calibration,
+    specificity) means something else here (:data:`_OTHER_SENSES`, :data:`_MEASURE_NEEDS`;
+    "Recall that ..." opening a sentence is a verb).
 
     >>> s = "Associative recall of stored patterns differs from the recall of our detector."
     >>> other_sense(s, 12, 18), other_sense(s, 56, 62)
@@ -72,8 +85,14 @@ def other_sense(text: str, start: int, end: int) -> bool:
     >>> s = "Mixed precision training keeps the precision of the parser."
     >>> other_sense(s, 6, 15), other_sense(s, 35, 44)
     (True, False)
+    >>> s = "Domain specificity hurts; sensitivity and specificity rise."
+    >>> other_sense(s[:25], 7, 18), other_sense(s, 42, 53)
+    (True, False)
     """
     word = text[start:end].lower()
+    needs = _MEASURE_NEEDS.get(word)
+    if needs is not None:
+        return needs.search(text, max(0, start - 150), end + 150) is None
     senses = _OTHER_SENSES.get(word)
     if senses is None:
         return False
