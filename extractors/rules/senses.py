@@ -108,9 +108,24 @@ def other_sense(text: str, start: int, end: int) -> bool:
     )
 
 
+#: A bound after an error or risk: the quantity of a theorem, not a measure reported.
+_BOUND_AFTER = re.compile(r"\s+(?:(?:upper|lower|tight|sharp) )?bounds?\b")
+
+
 def other_use(text: str, start: int, end: int, kind: str) -> bool:
     """Whether a known name of type ``kind`` at [start, end) is another word here: a measure
-    or task as the first part of a compound word ("accuracy-robustness", "-style"), or a
-    name in another sense (:func:`other_sense`)."""
+    or task as the first part of a compound word ("accuracy-robustness", "-style"), an error
+    or risk that only a bound is about ("generalization error bounds"), or a name in another
+    sense (:func:`other_sense`).
+
+    >>> s = "We prove generalization error bounds and report the generalization error."
+    >>> other_use(s, 9, 29, METRIC), other_use(s, 51, 71, METRIC)
+    (True, False)
+    """
     compound = end + 1 < len(text) and text[end] in "-–" and text[end + 1].isalpha()
-    return compound and kind in (METRIC, TASK) or other_sense(text, start, end)
+    bounded = (
+        kind == METRIC
+        and text[start:end].lower().endswith(("error", "errors", "risk"))
+        and _BOUND_AFTER.match(text, end) is not None
+    )
+    return compound and kind in (METRIC, TASK) or bounded or other_sense(text, start, end)
