@@ -341,6 +341,14 @@ def test_boosting_is_a_method_unless_it_is_a_verb(nlp, sentence, is_method):
     assert found is is_method
 
 
+def test_a_named_estimation_method_is_a_method_and_its_task_a_task(nlp):
+    doc = nlp("We replace kernel density estimation by a flow for density estimation.")
+    assert {(m.type, m.canonical) for m in doc._.mentions} >= {
+        ("Method", "KDE"),
+        ("Task", "density estimation"),
+    }
+
+
 def test_a_proposed_name_ending_in_a_known_method_is_a_method(nlp):
     doc = nlp("With a metric called Foo distance, we propose Dudley GAN that converges.")
     assert ("Method", "Dudley GAN", "proposed") in {
