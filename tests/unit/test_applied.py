@@ -263,6 +263,15 @@ def test_applied_what_a_result_beats_is_no_pair_unless_proposed():
     assert ("method:resnet", "dataset:imagenet") in found
 
 
+@pytest.mark.parametrize("cue", ["rivaling", "competitive with", "comparable to", "on par with"])
+def test_applied_what_a_result_matches_is_no_pair(cue):
+    abstract = f"Evaluated on GSM8K, our 7B FooLM is {cue} Llama-2 at half the cost."
+    names = [(METHOD, "FooLM"), (METHOD, "Llama-2"), (DATASET, "GSM8K")]
+    assert set(paper_pairs(abstract, mentions(abstract, *names))) == {
+        ("method:foolm", "dataset:gsm8k")
+    }
+
+
 def test_applied_a_method_in_a_list_of_baselines_is_no_pair():
     abstract = "We evaluate on GSM8K with strong baselines such as Pythia and Mistral."
     names = [(METHOD, "Pythia"), (METHOD, "Mistral"), (DATASET, "GSM8K")]
