@@ -55,7 +55,7 @@ ROUNDS = (
     (KEY, JUDGMENTS),
     *(
         (DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl")
-        for n in (2, 3, 4, 5, 6, 7, 8)
+        for n in (2, 3, 4, 5, 6, 7, 8, 9)
     ),
 )
 

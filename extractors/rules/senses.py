@@ -97,7 +97,7 @@ def other_sense(text: str, start: int, end: int) -> bool:
     if senses is None:
         return False
     before, after = senses
-    opening = start == 0 or text[start - 2 : start] in (". ", "\n")
+    opening = start == 0 or text[start - 2 : start] == ". " or text[start - 1 : start] == "\n"
     return (
         word == "recall"
         and opening

@@ -47,9 +47,8 @@ RARE_SURNAME_NAMES = 4
 #: at ICML and "James S. Bergstra" at NeurIPS, both on hyper-parameter optimization).
 RARE_TOPIC_SHARE = 0.01
 #: A name is rare, as a rare surname is, when at most this many people are expected to
-#: carry it (:func:`commonness`): "Tejas Kulkarni" beside "Tejas D.
-#: Kulkarni", both at NeurIPS, are one person; "Gary Huang" beside "Gary B. Huang" is not
-#: rare enough to say so.
+#: carry its first name (written out) with its surname (:func:`rare_full_names`): "Jon
+#: Kleinberg" and "Jon M. Kleinberg", both at NeurIPS, are one person.
 RARE_NAME_AT = 0.05
 #: A topic or venue is specific when at most this share of the corpus's papers has it ...
 SPECIFIC_SHARE = 0.002
