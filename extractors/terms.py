@@ -17,6 +17,13 @@ from dataclasses import dataclass, field
 
 from kg.extractors.names import singular
 from kg.extractors.records import CONCEPT, METHOD, METRIC, TASK
+from kg.extractors.term_cues import (
+    CUE_TYPES,
+    FOR_CUE,
+    PROBLEM_CUE,
+    TROUBLE_CUE,
+    cues_at,
+)
 from kg.extractors.words import word_set
 
 #: The longest term, in words.
@@ -66,99 +73,8 @@ _WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))*")
 #: sentence or stands in a title.
 _CAPITALISED = re.compile(r"[A-Z][a-z]+(?:-[a-z0-9]+)*")
 
-# ---------------------------------------------------------------- cues
-
-#: Cues before a term, by the type they suggest ("the problem of X", "measured by X").
-BEFORE_CUES = {
-    TASK: (
-        "problem of ",
-        "task of ",
-        "tackle ",
-        "tackles ",
-        "tackling ",
-        "address ",
-        "addresses ",
-        "addressing ",
-        "solve ",
-        "solving ",
-        "applications in ",
-        "progress in ",
-        "advances in ",
-    ),
-    METHOD: (
-        "we propose ",
-        "using ",
-        "use of ",
-        "via ",
-        "apply ",
-        "applying ",
-        "employ ",
-        "employing ",
-        "based on ",
-        "trained with ",
-        "combined with ",
-    ),
-    METRIC: (
-        "measured by ",
-        "in terms of ",
-        "measured in ",
-        "evaluated by ",
-        "evaluated with ",
-        "metrics such as ",
-        "metric of ",
-        "as measured by ",
-    ),
-}
-#: Cues after a term ("X is a task", "X-based method").
-AFTER_CUES = {
-    TASK: (" task", " tasks", " is a task", " is the task"),
-    METHOD: (
-        "-based",
-        " method",
-        " methods",
-        " algorithm",
-        " algorithms",
-        " approach",
-        " approaches",
-        " technique",
-        " techniques",
-        " framework",
-    ),
-    METRIC: (" metric", " metrics"),
-}
-#: The weak cue "for X": half a Task cue.
-FOR_CUE = "for "
-#: "X problem(s)": a Task cue only for a term with a typed head (for the rest X is as often a
-#: difficulty or an object: "the data scarcity problem", "the shortest path problem").
-PROBLEM_CUE, _PROBLEM_AFTER = "problem", re.compile(r" problems?\b")
-_CUE_TYPES = (TASK, METHOD, METRIC)
-_BEFORE = {
-    kind: re.compile("(?:" + "|".join(re.escape(c) for c in cues) + ")$")
-    for kind, cues in BEFORE_CUES.items()
-}
-_AFTER = {
-    kind: re.compile("(?:" + "|".join(re.escape(c) for c in cues) + r")\b")
-    for kind, cues in AFTER_CUES.items()
-}
-
-
-def cues_at(text: str, start: int, end: int) -> frozenset[str]:
-    """The cue types around ``text[start:end]`` (Task, Method, Metric, "for ", "problem").
-
-    >>> sorted(cues_at("we tackle slot filling tasks", 10, 22))
-    ['Task']
-    >>> sorted(cues_at("accuracy measured by calibration error.", 21, 38))
-    ['Metric']
-    """
-    before = text[max(0, start - 24) : start].lower()
-    found = {kind for kind, pattern in _BEFORE.items() if pattern.search(before)}
-    found.update(kind for kind, pattern in _AFTER.items() if pattern.match(text, end))
-    if before.endswith(FOR_CUE):
-        found.add(FOR_CUE)
-    if _PROBLEM_AFTER.match(text, end):
-        found.add(PROBLEM_CUE)
-    return frozenset(found)
-
+#: Heads of a collection: a term so headed ("continuous control benchmark") is no task.
+_COLLECTION_HEADS = frozenset(("benchmark", "dataset", "corpus", "suite", "collection"))
 
 # ---------------------------------------------------------------- candidate phrases
 
@@ -421,17 +337,24 @@ def term_type(key: str, cues: Counter[str], df: int = 0) -> str:
     'Method'
     >>> term_type("baseline model", Counter(), 150), term_type("weather data", Counter(), 9)
     ('Concept', 'Concept')
+    >>> term_type("error propagation", Counter({"problem": 5, "trouble": 6, "Task": 1}), 38)
+    'Concept'
+    >>> term_type("continuous control benchmark", Counter({"Task": 4}), 10)
+    'Concept'
     """
     by_head = head_types(key)
-    scores = {kind: float(cues.get(kind, 0)) for kind in _CUE_TYPES}
+    scores = {kind: float(cues.get(kind, 0)) for kind in CUE_TYPES}
     scores[TASK] += cues.get(PROBLEM_CUE, 0) * bool(by_head)
     scores[TASK] += 0.5 * cues.get(FOR_CUE, 0) * (TASK in by_head)
     total = sum(scores.values())
-    best = max(_CUE_TYPES, key=lambda kind: (scores[kind], -_CUE_TYPES.index(kind)))
+    best = max(CUE_TYPES, key=lambda kind: (scores[kind], -CUE_TYPES.index(kind)))
     clear = scores[best] >= max(MIN_CUES, CUE_DF_SHARE * df) and scores[best] >= CUE_SHARE * total
+    if best == TASK and cues.get(TROUBLE_CUE, 0) >= max(MIN_CUES, scores[TASK]):
+        return CONCEPT  # suffered or avoided as often as tackled: a difficulty
     if not by_head:  # cues alone type Tasks and Metrics ("using X" says little)
-        return best if clear and best != METHOD else CONCEPT
-    typed = [kind for kind in by_head if kind in _CUE_TYPES]
+        collection = singular(key.rsplit(" ", 1)[-1]) in _COLLECTION_HEADS
+        return best if clear and best != METHOD and not collection else CONCEPT
+    typed = [kind for kind in by_head if kind in CUE_TYPES]
     if not typed:
         return by_head[0]
     if len(typed) > 1 and scores[best] > 0 and best in typed:

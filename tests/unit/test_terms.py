@@ -7,6 +7,7 @@ import pytest
 
 from kg.extractors import term_inventory
 from kg.extractors.records import CONCEPT, METHOD, METRIC, TASK
+from kg.extractors.term_cues import cues_at
 from kg.extractors.term_inventory import (
     find_terms,
     format_inventory,
@@ -16,7 +17,6 @@ from kg.extractors.term_inventory import (
 from kg.extractors.terms import (
     Term,
     TermStats,
-    cues_at,
     cvalues,
     decide,
     paper_terms,
@@ -210,3 +210,11 @@ def test_the_shipped_inventory_is_loaded_once_with_its_typed_terms_only():
     assert {t.type for t in terms.values()} == {METHOD, METRIC, TASK}
     _, shipped = parse_inventory(term_inventory.TERMS_PATH.read_text(encoding="utf-8"))
     assert {k for k, t in shipped.items() if t.type != CONCEPT} == set(terms)
+
+
+def test_a_term_suffered_or_avoided_is_a_difficulty_and_a_collection_no_task():
+    text = "Pipelines suffer from error propagation; we avoid error propagation."
+    assert "trouble" in cues_at(text, 22, 39)
+    assert term_type("error propagation", Counter({"problem": 3, "trouble": 3}), 20) == CONCEPT
+    assert term_type("slot filling", Counter({"Task": 3, "trouble": 1}), 10) == TASK
+    assert term_type("continuous control benchmark", Counter({"Task": 5}), 12) == CONCEPT
