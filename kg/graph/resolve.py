@@ -295,7 +295,7 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
                 sense = _spelled_sense(bare, spelled, table)
             if sense is None:
                 context = senses.context_of(mentions) if context is None else context
-                sense = table.bare_sense(bare, context - {m.canonical})
+                sense = table.bare_sense(bare, context - {m.canonical}, m.text)
             out.append(_as_bare(m, sense))
         elif not m.long_form and (m.type, _long_key(m.canonical)) in table.long_to_sense:
             sense = table.long_to_sense[(m.type, _long_key(m.canonical))]

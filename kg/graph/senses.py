@@ -400,16 +400,22 @@ class Senses:
             return None
         return _sense(sense_name(short, long_form), kind, [], {}, lexicon=False)
 
-    def bare_sense(self, short: str, context: frozenset[str]) -> Sense | None:
-        """The sense of a bare ``short`` in a paper that does not define it, judged by the
-        paper's other names (``context``), then the lexicon's default, then a clearly
-        commonest sense; None when nothing decides (the short form stays its own node)."""
+    def bare_sense(
+        self, short: str, context: frozenset[str], surface: str | None = None
+    ) -> Sense | None:
+        """The sense of a bare ``short`` in a paper that does not define it: the lexicon's
+        default when the paper writes it in the default's own mixed case (``surface`` "mAP",
+        not "MAP"), else judged by the paper's other names (``context``), then the lexicon's
+        default, then a clearly commonest sense; None when nothing decides (the short form
+        stays its own node)."""
         short = name_key(short)
         senses = self.by_short.get(short)
         if not senses:
             return None
         if len(senses) == 1:
             return senses[0]
+        if senses[0].default and surface == senses[0].name and _mixed_case(surface):
+            return senses[0]  # its case says which: "mAP" is mean average precision
         best = _by_context(self.telling(short), context)
         if best is not None:
             return senses[best]
@@ -419,6 +425,11 @@ class Senses:
         if ranked[0].papers >= DOMINANCE * max(ranked[1].papers, 1):
             return ranked[0]
         return None
+
+
+def _mixed_case(name: str) -> bool:
+    """Whether a name holds both lower- and upper-case letters ("mAP", not "MAP" or "map")."""
+    return name != name.upper() and name != name.lower()
 
 
 def _telling(senses: list[Sense], longs: dict[str, LongForm]) -> dict[str, int]:

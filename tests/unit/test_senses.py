@@ -213,6 +213,20 @@ def test_a_commonest_sense_decides_only_when_it_clearly_dominates():
     }
 
 
+def test_a_bare_short_form_in_the_lexicons_mixed_case_is_the_lexicons_sense():
+    lexicon = lexicon_of(Entry("mAP", "Metric", ("mean average precision",)))
+    # "MAP" defined as maximum a posteriori beside names a detection paper also writes
+    maxpost = [
+        (f"a{i}", [defined("Method", "maximum a posteriori", "MAP"), *context("COCO", "SSD")])
+        for i in range(3)
+    ]
+    detection = [("b0", [known("Metric", "mAP", "mAP"), *context("COCO", "SSD")])]
+    upper = [("c0", [bare("Method", "MAP"), *context("COCO", "SSD")])]
+    got = named(resolve_corpus(maxpost + detection + upper, lexicon=lexicon))
+    assert ("Metric", "mAP", None) in got["b0"]  # its case says which sense it is
+    assert ("Method", "MAP (maximum a posteriori)", "maximum a posteriori") in got["c0"]
+
+
 def test_a_bare_use_follows_the_sense_whose_long_form_its_paper_writes():
     senses = [
         ("a0", [defined("Method", "Markov networks", "MN")]),
