@@ -5,7 +5,7 @@ what :func:`kg.extractors.terms.term_type` counts across the corpus."""
 import re
 
 from kg.extractors.records import METHOD, METRIC, TASK
-from kg.extractors.words import word_set
+from kg.extractors.rules.tasks import ISSUE_BEFORE
 
 #: Cues before a term, by the type they suggest ("the problem of X", "measured by X").
 BEFORE_CUES = {
@@ -70,11 +70,9 @@ FOR_CUE = "for "
 #: "X problem(s)": a Task cue only for a term with a typed head (for the rest X is as often a
 #: difficulty or an object: "the data scarcity problem", "the shortest path problem").
 PROBLEM_CUE, _PROBLEM_AFTER = "problem", re.compile(r" problems?\b")
-#: "suffer from X", "avoid X", "mitigate the X": a difficulty, not a task (issue_verbs.txt).
+#: "suffer from X", "avoid X", "mitigate the X": a difficulty, not a task (the verbs of trouble
+#: that :data:`kg.extractors.rules.tasks.ISSUE_BEFORE` finds).
 TROUBLE_CUE = "trouble"
-_TROUBLE_BEFORE = re.compile(
-    r"\b(?:" + "|".join(sorted(word_set("issue_verbs"))) + r")(?: from)? (?:the |this |a )?$"
-)
 #: The types cues vote for.
 CUE_TYPES = (TASK, METHOD, METRIC)
 _BEFORE = {
@@ -100,7 +98,7 @@ def cues_at(text: str, start: int, end: int) -> frozenset[str]:
     found.update(kind for kind, pattern in _AFTER.items() if pattern.match(text, end))
     if before.endswith(FOR_CUE):
         found.add(FOR_CUE)
-    if _TROUBLE_BEFORE.search(before):
+    if ISSUE_BEFORE.search(before):
         found.add(TROUBLE_CUE)
     if _PROBLEM_AFTER.match(text, end):
         found.add(PROBLEM_CUE)

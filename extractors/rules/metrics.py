@@ -101,7 +101,7 @@ def measured_value_spans(sentence: str) -> list[tuple[int, int]]:
             ):
                 break
             first = words[j][1]
-        if first is not None and not _OBJECT_OF.search(sentence, 0, first):
+        if first is not None and not _OBJECT_OF.search(sentence, max(0, first - 20), first):
             found.append((first, m.start()))
     return found
 

@@ -35,7 +35,7 @@ _TASK_NOUNS = {"task", "tasks", "problem", "problems"}
 _COLLECTION_WORDS = frozenset(("benchmark", "benchmarks", "suite", "suites"))
 #: A verb of trouble before "the X problem": a problem suffered, not a task solved
 #: ("mitigate the error propagation problem").
-_ISSUE_BEFORE = re.compile(
+ISSUE_BEFORE = re.compile(
     r"\b(?:" + "|".join(word_set("issue_verbs")) + r")(?: from)? (?:the |this |that |a )?$"
 )
 
@@ -233,7 +233,7 @@ def task_spans(sentence: str) -> list[tuple[int, int, bool]]:
                 or head_word in _NOT_TASK_NAMES
                 or first <= head
                 and word.startswith("problem")
-                and _ISSUE_BEFORE.search(lowered, 0, words[first][1])
+                and ISSUE_BEFORE.search(lowered, 0, words[first][1])
             ):
                 continue
             if first < head or (

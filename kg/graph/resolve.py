@@ -276,8 +276,7 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
         bare = senses.bare_short(m)
         bare = name_key(bare) if bare is not None else None
         if bare is not None and bare not in own:
-            if said is None:
-                said = "\n".join(sorted({n.sentence for n in mentions}))
+            said = _sentences(mentions) if said is None else said
             hidden = _hidden_definition(m, mentions, said, table)
             if hidden is not None:
                 own[bare] = hidden
@@ -289,8 +288,7 @@ def first_stage(mentions: Sequence[Mention], table: senses.Senses) -> list[Menti
             written = _written_senses(mentions, table) if written is None else written
             sense = _written_sense(bare, written, table)
             if sense is None:
-                if said is None:
-                    said = "\n".join(sorted({n.sentence for n in mentions}))
+                said = _sentences(mentions) if said is None else said
                 spelled = name_key(said) if spelled is None else spelled
                 sense = _spelled_sense(bare, spelled, table)
             if sense is None:
@@ -344,6 +342,11 @@ def _written_sense(
     ("We learn a Markov Network ... the full MN structure"), if there is one."""
     names = [sense.name for sense in table.by_short[short] if sense.name in written]
     return written[names[0]] if len(set(names)) == 1 else None
+
+
+def _sentences(mentions: Iterable[Mention]) -> str:
+    """The distinct sentences that hold the mentions, one per line, sorted."""
+    return "\n".join(sorted({m.sentence for m in mentions}))
 
 
 def _spelled_sense(short: str, spelled: str, table: senses.Senses) -> senses.Sense | None:
