@@ -158,9 +158,9 @@ def text_part(texts: list[str], settings: Settings) -> Candidates:
     """The candidate pairs of the papers with these titles and abstracts (sorted by key),
     by what they say alone: corpus statistics of their terms, then
     :func:`kg.graph.similar.text_candidates`."""
-    papers = [similar.summarise(t, {}) for t in texts]
-    model = similar.decide(similar.corpus_stats(papers), settings=settings)
-    return similar.text_candidates(model, papers)
+    counts = similar.count_terms(texts)
+    model = similar.decide(similar.term_stats(counts), settings=settings)
+    return similar.text_candidates(model, similar.counted_vectors(model, counts))
 
 
 #: Papers from which :class:`TextPart` runs in a process of its own (with fewer, starting

@@ -26,6 +26,7 @@ to the higher text score, then the earlier paper.
 import math
 import os
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.graph import latent
+from kg.graph.row_products import champions, pair_dots, rest_dots, shared_entries
 from kg.pickled import pickle_plain
 
 #: Decimal places of a stored score.
@@ -181,6 +183,54 @@ def corpus_stats(summaries: Iterable[Summary]) -> Stats:
     return Stats(papers, term_df, concept_df)
 
 
+class TermCounts(NamedTuple):
+    """The terms of many papers at a few bytes a term (what their summaries' terms hold,
+    without a dict a paper): the vocabulary in the order first met, and each paper's term
+    ids and counts (paper i's are ``ids[indptr[i]:indptr[i + 1]]``)."""
+
+    vocabulary: list[str]
+    indptr: np.ndarray
+    ids: np.ndarray
+    counts: np.ndarray
+
+
+def count_terms(texts: Iterable[str]) -> TermCounts:
+    """The :class:`TermCounts` of ``texts``, each a paper's title and abstract.
+
+    >>> c = count_terms(["Sparse bandits. Bandits with sparse rewards.", "Sparse codes"])
+    >>> c.vocabulary, c.indptr.tolist(), c.ids.tolist(), c.counts.tolist()
+    (['sparse', 'bandits', 'rewards', 'codes'], [0, 3, 5], [0, 1, 2, 0, 3], [2, 2, 1, 1, 1])
+    """
+    vocabulary: dict[str, int] = {}
+    ids, counts, indptr = array("i"), array("i"), array("q", [0])
+    for text in texts:
+        found = Counter(terms(text))
+        ids.extend([vocabulary.setdefault(t, len(vocabulary)) for t in found])
+        counts.extend(found.values())
+        indptr.append(len(ids))
+    as_array = np.frombuffer
+    return TermCounts(
+        list(vocabulary),
+        as_array(indptr, np.int64),
+        as_array(ids, np.int32),
+        as_array(counts, np.int32),
+    )
+
+
+def term_stats(counts: TermCounts) -> Stats:
+    """The statistics of the papers of ``counts`` (what :func:`corpus_stats` of their
+    summaries gives).
+
+    >>> s = term_stats(count_terms(["Sparse bandits.", "Sparse codes"]))
+    >>> s.papers, s.term_df["sparse"], s.term_df["codes"]
+    (2, 2, 1)
+    """
+    df = np.bincount(counts.ids, minlength=len(counts.vocabulary)).tolist()
+    return Stats(
+        len(counts.indptr) - 1, Counter(dict(zip(counts.vocabulary, df, strict=True))), Counter()
+    )
+
+
 @dataclass(frozen=True)
 class Model:
     """What ``decide`` makes of the statistics: the terms and concepts (column order), their
@@ -266,7 +316,23 @@ def latent_space(model: Model, text: sparse.csr_matrix) -> latent.Latent | None:
 
 def text_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_matrix:
     """The unit TF-IDF rows of ``summaries``' terms (the model's term part alone)."""
-    counts = _matrix([s.terms for s in summaries], model.term_index, len(model.term_index))
+    return _tf_idf(
+        model, _matrix([s.terms for s in summaries], model.term_index, len(model.term_index))
+    )
+
+
+def counted_vectors(model: Model, counts: TermCounts) -> sparse.csr_matrix:
+    """The unit TF-IDF rows of the papers of ``counts`` (as :func:`text_vectors` of their
+    summaries), every term of them in ``model``."""
+    column = np.fromiter(map(model.term_index.__getitem__, counts.vocabulary), dtype=np.int64)
+    rows = np.repeat(np.arange(len(counts.indptr) - 1), np.diff(counts.indptr))
+    shape = (len(counts.indptr) - 1, len(model.term_index))
+    values = counts.counts.astype(np.float64)
+    return _tf_idf(model, sparse.csr_matrix((values, (rows, column[counts.ids])), shape=shape))
+
+
+def _tf_idf(model: Model, counts: sparse.csr_matrix) -> sparse.csr_matrix:
+    """Unit rows of sublinear term frequency times IDF, from raw term ``counts``."""
     counts.data = 1.0 + np.log(counts.data)
     return _normalised(sparse.csr_matrix(counts @ sparse.diags(model.term_idf)))
 
@@ -278,87 +344,6 @@ def concept_vectors(model: Model, summaries: Sequence[Summary]) -> sparse.csr_ma
     concepts = sparse.csr_matrix(roles @ sparse.diags(np.sqrt(model.concept_idf)))
     concepts.sort_indices()
     return concepts
-
-
-#: Pairs scored at once: each pair's dot product is its own sum, so the chunks change no
-#: figure and keep the arrays of a chunk small.
-PAIR_CHUNK = 1 << 15
-
-
-def _entries(M: sparse.csr_matrix, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The positions in ``M.data`` of the entries of the rows ``rows``, one row after the
-    other, and which of ``rows`` each belongs to."""
-    counts = np.diff(M.indptr)[rows]
-    owner = np.repeat(np.arange(len(rows)), counts)
-    ends = np.cumsum(counts)
-    return np.arange(ends[-1] if len(ends) else 0) + np.repeat(
-        M.indptr[rows] - ends + counts, counts
-    ), owner
-
-
-def shared_entries(
-    A: sparse.csr_matrix, B: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The columns both ``A[rows[i]]`` and ``B[cols[i]]`` hold: (i, column, product) of
-    each, i ascending, then the column (a sorted merge of the rows, no row copies; both
-    matrices' indices sorted).
-
-    >>> A = sparse.csr_matrix(np.array([[1.0, 2.0, 0.0], [3.0, 0.0, 4.0]]))
-    >>> [x.tolist() for x in shared_entries(A, A, np.array([0, 1]), np.array([1, 1]))]
-    [[0, 1, 1], [0, 0, 2], [3.0, 9.0, 16.0]]
-    """
-    width = A.shape[1]
-    at_a, pair_a = _entries(A, rows)
-    at_b, pair_b = _entries(B, cols)
-    keys_a = pair_a * width + A.indices[at_a]
-    keys_b = pair_b * width + B.indices[at_b]
-    if not len(keys_b):
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros(0, dtype=np.float64)
-    found = np.minimum(np.searchsorted(keys_b, keys_a), len(keys_b) - 1)
-    hit = keys_b[found] == keys_a
-    at_a, found = at_a[hit], found[hit]
-    return pair_a[hit], A.indices[at_a], A.data[at_a] * B.data[at_b[found]]
-
-
-def pair_dots(
-    A: sparse.csr_matrix, B: sparse.csr_matrix, rows: np.ndarray, cols: np.ndarray
-) -> np.ndarray:
-    """``A[rows[i]] . B[cols[i]]`` for every i, by ``shared_entries`` in chunks.
-
-    >>> M = sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 0.0]]))
-    >>> pair_dots(M, M, np.array([0, 0, 1]), np.array([0, 1, 1])).tolist()
-    [5.0, 3.0, 9.0]
-    """
-    out = np.empty(len(rows), dtype=np.float64)
-    for a in range(0, len(rows), PAIR_CHUNK):
-        b = min(a + PAIR_CHUNK, len(rows))
-        pair, _, product = shared_entries(A, B, rows[a:b], cols[a:b])
-        out[a:b] = np.bincount(pair, product, minlength=b - a)
-    return out
-
-
-def dense_dots(
-    A: sparse.csr_matrix, D: np.ndarray, rows: np.ndarray, cols: np.ndarray
-) -> np.ndarray:
-    """``A[rows[i]] . D[cols[i]]`` for every i, ``D`` dense and as wide as ``A``.
-
-    >>> A = sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 0.0]]))
-    >>> dense_dots(A, A.toarray(), np.array([0, 0, 1]), np.array([0, 1, 1])).tolist()
-    [5.0, 3.0, 9.0]
-    """
-    # By column, so that the reads of D go row after row (each pair's sum is unchanged).
-    order = np.argsort(cols, kind="stable")
-    rows, cols = rows[order], cols[order]
-    out = np.empty(len(rows), dtype=np.float64)
-    for a in range(0, len(rows), PAIR_CHUNK):
-        b = min(a + PAIR_CHUNK, len(rows))
-        at, pair = _entries(A, rows[a:b])
-        product = A.data[at] * D[cols[a:b][pair], A.indices[at]]
-        out[a:b] = np.bincount(pair, product, minlength=b - a)
-    dots = np.empty_like(out)
-    dots[order] = out
-    return dots
 
 
 def best_pairs(
@@ -417,22 +402,6 @@ def _scored(
     return out
 
 
-def champions(M: sparse.csr_matrix, n: int) -> sparse.csr_matrix:
-    """``M`` with only the ``n`` largest values of each column (ties: the earlier rows)."""
-    C = M.tocsc()
-    keep = np.zeros(C.nnz, dtype=bool)
-    for j in range(C.shape[1]):
-        start, end = C.indptr[j], C.indptr[j + 1]
-        if end - start <= n:
-            keep[start:end] = True
-        else:
-            order = np.lexsort((C.indices[start:end], -C.data[start:end]))
-            keep[start + order[:n]] = True
-    C.data = np.where(keep, C.data, 0.0)
-    C.eliminate_zeros()
-    return C.tocsr()
-
-
 class Candidates(NamedTuple):
     """Candidate pairs of papers (``rows[i]``, ``cols[i]``) and their exact text scores."""
 
@@ -441,14 +410,13 @@ class Candidates(NamedTuple):
     text: np.ndarray
 
 
-def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
+def text_candidates(model: Model, text: sparse.csr_matrix) -> Candidates:
     """Each paper's ``candidates`` best pairs by text, with their exact text scores (the
-    model's term part and the summaries' terms alone): the TF-IDF cosine, plus what the
-    latent space adds."""
+    model's term part and the papers' ``text`` vectors alone): the TF-IDF cosine, plus what
+    the latent space adds."""
     from sparse_dot_topn import sp_matmul_topn
 
     settings = model.settings
-    text = text_vectors(model, summaries)
     # Frequent terms make pairs only through their champions: the papers they weigh most in.
     columns = np.concatenate([model.specific_terms, model.frequent_terms])
     frequent = text[:, model.frequent_terms]
@@ -465,8 +433,8 @@ def text_candidates(model: Model, summaries: Sequence[Summary]) -> Candidates:
     rows, cols = top.row[other].astype(np.int64), top.col[other].astype(np.int64)
     # Exactly over every term: the product counted the frequent terms of the champions only
     # (terms of one paper join no pair).
-    rest = sparse.csr_matrix(frequent - held).toarray()
-    scores = top.data[other] + dense_dots(frequent, rest, rows, cols)
+    rest = sparse.csr_matrix(frequent - held)
+    scores = top.data[other] + rest_dots(frequent, rest, rows, cols)
     space = latent_space(model, text)
     if space is not None:
         scores += latent.added(space.rows, space.rows, rows, cols, settings.latent_weight)
@@ -480,7 +448,7 @@ def neighbours(
     (computed here unless given: then the model's term part and the summaries' terms are
     not used)."""
     if candidates is None:
-        candidates = text_candidates(model, summaries)
+        candidates = text_candidates(model, text_vectors(model, summaries))
     concepts = concept_vectors(model, summaries)
     return _scored(model, concepts, concepts, *candidates, k=model.settings.k)
 

@@ -1,5 +1,5 @@
-"""kg.graph.similar: the terms equal scikit-learn's analyzer, the pair products equal row
-products, and the text scores of the neighbours are the exact cosines."""
+"""kg.graph.similar: the terms equal scikit-learn's analyzer, the compact term counts give
+the summaries' vectors, and the text scores of the neighbours are the exact cosines."""
 
 import numpy as np
 import pytest
@@ -41,33 +41,18 @@ def test_terms_of_an_abstract(analyzer):
     assert similar.terms(text) == analyzer(text)
 
 
-def random_csr(rng, shape, density):
-    M = sparse.random(*shape, density=density, format="csr", random_state=rng)
-    M.sort_indices()
-    return M
-
-
-@pytest.mark.parametrize("chunk", [1, 3, 1 << 15])
-def test_pair_products_are_row_products(monkeypatch, chunk):
-    monkeypatch.setattr(similar, "PAIR_CHUNK", chunk)
-    rng = np.random.default_rng(7)
-    A, B = random_csr(rng, (9, 13), 0.3), random_csr(rng, (11, 13), 0.3)
-    rows, cols = rng.integers(0, 9, 40), rng.integers(0, 11, 40)
-    expected = np.array([(A[i] @ B[j].T).toarray().item() for i, j in zip(rows, cols, strict=True)])
-    assert np.allclose(similar.pair_dots(A, B, rows, cols), expected)
-    assert np.allclose(similar.dense_dots(A, B.toarray(), rows, cols), expected)
-    pair, column, product = similar.shared_entries(A, B, rows, cols)
-    for p, c, x in zip(pair, column, product, strict=True):
-        assert x == A[rows[p], c] * B[cols[p], c] != 0
-    both = sum(len(set(A[i].indices) & set(B[j].indices)) for i, j in zip(rows, cols, strict=True))
-    assert len(pair) == both
-
-
-def test_no_pairs():
-    M = random_csr(np.random.default_rng(1), (3, 4), 0.5)
-    none = np.zeros(0, dtype=np.int64)
-    assert similar.pair_dots(M, M, none, none).tolist() == []
-    assert [len(x) for x in similar.shared_entries(M, M, none, none)] == [0, 0, 0]
+def test_compact_counts_give_the_summaries_vectors():
+    rng = np.random.default_rng(5)
+    vocabulary = [f"w{i}" for i in range(60)]
+    texts = [" ".join(rng.choice(vocabulary, size=int(rng.integers(1, 30)))) for _ in range(40)]
+    texts.append("")  # a paper with no term
+    papers = [similar.summarise(t, {}) for t in texts]
+    model = similar.decide(similar.corpus_stats(papers))
+    counts = similar.count_terms(texts)
+    assert similar.decide(similar.term_stats(counts)).term_index == model.term_index
+    a, b = similar.text_vectors(model, papers), similar.counted_vectors(model, counts)
+    assert (a != b).nnz == 0 and np.array_equal(a.indices, b.indices)
+    assert np.array_equal(a.data, b.data)
 
 
 def test_text_scores_are_exact_cosines_with_few_champions():
