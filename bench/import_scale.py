@@ -14,7 +14,8 @@ names in capitals only (``BERT``, ``MNLI``) stay as they are; and every replica'
 ends with ``(Replica r.)``, so that none is a duplicate of its original (an abstract that
 coins no name would be, and the build would count it once). The build runs in a fresh
 process; the tree (driver, scheduler, nannies, workers) is sampled every half second with
-psutil, and the peak of its summed RSS is reported with the driver's own peak.
+psutil, and the peak of its summed RSS is reported with the driver's own peak and the
+largest peak of any other process of the tree (a worker, as a rule).
 """
 
 import argparse
@@ -68,16 +69,14 @@ def write_varied(n, path):
 
 
 def tree_rss(proc):
-    """The summed RSS of ``proc`` and its descendants, and ``proc``'s own, in MB."""
-    total = own = 0
+    """The summed RSS of ``proc`` and its descendants, and each one's, by pid, in MB."""
+    each = {}
     for p in [proc, *proc.children(recursive=True)]:
         try:
-            rss = p.memory_info().rss
+            each[p.pid] = p.memory_info().rss / 2**20
         except psutil.Error:
             continue
-        total += rss
-        own = rss if p.pid == proc.pid else own
-    return total / 2**20, own / 2**20
+    return sum(each.values()), each
 
 
 def measure(n, tmp):
@@ -89,11 +88,14 @@ def measure(n, tmp):
     proc = subprocess.Popen(
         [*command, "--dask", f"local:{WORKERS}", "--fresh", "-q"], stderr=subprocess.PIPE, text=True
     )
-    watched, peak, driver = psutil.Process(proc.pid), 0.0, 0.0
+    watched, peak, peaks = psutil.Process(proc.pid), 0.0, {}
     while proc.poll() is None:
-        total, own = tree_rss(watched)
-        peak, driver = max(peak, total), max(driver, own)
+        total, each = tree_rss(watched)
+        peak = max(peak, total)
+        for pid, rss in each.items():
+            peaks[pid] = max(peaks.get(pid, 0.0), rss)
         time.sleep(0.5)
+    driver = peaks.pop(proc.pid, 0.0)
     seconds = time.perf_counter() - started
     if proc.returncode:
         sys.exit(f"bench: the build of {n:,} papers failed:\n{proc.stderr.read()}")
@@ -107,6 +109,7 @@ def measure(n, tmp):
         "papers_per_core_s": n / seconds / WORKERS,
         "peak_tree_mb": peak,
         "peak_driver_mb": driver,
+        "peak_largest_other_mb": max(peaks.values(), default=0.0),
         "files_mb": size,
     }
 
@@ -127,7 +130,8 @@ def main(argv=None):
                 f"{row['seconds'] / n * 1000:5.2f} s/1k  "
                 f"tree peak {row['peak_tree_mb']:6.0f} MB "
                 f"({row['peak_tree_mb'] / n * 1000:5.1f} MB/1k)  "
-                f"driver {row['peak_driver_mb']:5.0f} MB",
+                f"driver {row['peak_driver_mb']:5.0f} MB  "
+                f"largest other process {row['peak_largest_other_mb']:5.0f} MB",
                 flush=True,
             )
     if args.json:

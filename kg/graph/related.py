@@ -158,7 +158,11 @@ def text_part(texts: list[str], settings: Settings) -> Candidates:
     """The candidate pairs of the papers with these titles and abstracts (sorted by key),
     by what they say alone: corpus statistics of their terms, then
     :func:`kg.graph.similar.text_candidates`."""
-    counts = similar.count_terms(texts)
+    return counted_text_part(similar.count_terms(texts), settings)
+
+
+def counted_text_part(counts: similar.TermCounts, settings: Settings) -> Candidates:
+    """The :func:`text_part` of the papers whose terms ``counts`` holds (sorted by key)."""
     model = similar.decide(similar.term_stats(counts), settings=settings)
     return similar.text_candidates(model, similar.counted_vectors(model, counts))
 

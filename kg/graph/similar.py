@@ -217,6 +217,20 @@ def count_terms(texts: Iterable[str]) -> TermCounts:
     )
 
 
+def reordered(counts: TermCounts, order: Sequence[int]) -> TermCounts:
+    """The papers of ``counts`` in the order ``order`` gives (their positions).
+
+    >>> c = reordered(count_terms(["Sparse bandits", "codes", "Sparse codes"]), [2, 0])
+    >>> c.indptr.tolist(), [c.vocabulary[i] for i in c.ids]
+    ([0, 2, 4], ['sparse', 'codes', 'sparse', 'bandits'])
+    """
+    at = np.asarray(order, dtype=np.int64)
+    lengths = np.diff(counts.indptr)[at]
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    entries = np.repeat(counts.indptr[at] - indptr[:-1], lengths) + np.arange(indptr[-1])
+    return TermCounts(counts.vocabulary, indptr, counts.ids[entries], counts.counts[entries])
+
+
 def term_stats(counts: TermCounts) -> Stats:
     """The statistics of the papers of ``counts`` (what :func:`corpus_stats` of their
     summaries gives).

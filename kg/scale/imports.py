@@ -388,7 +388,7 @@ def _decided_rows(
         for i, (part, s) in enumerate(zip(plan.parts, stage, strict=True))
     ]
     similar = each(P.similar_papers, "similar", graphs)
-    text = submit(spill.on_all_saved, P.similar_text, similar)  # costly: while the rest goes on
+    text = submit(spill.on_each_saved, P.similar_text, similar)  # costly: while the rest goes on
     people = share(decide(reduced(engine, graphs, P.people_summary, P.merge_people), overrides))
     split = [
         submit(
@@ -445,10 +445,11 @@ def _merged_bucket(shares: list[str], dst: str) -> str:
 def _similar_rows(
     similar: list[str], names: list[dict[str, str]], text: Any, paths: list[str]
 ) -> list[str]:
-    """Task: SIMILAR_TO over every partition's saved papers, the concepts named as the
-    buckets name them; each partition's rows (those from its papers) saved to its path."""
+    """Task: SIMILAR_TO over every partition's saved papers (texts dropped: the text part is
+    done), concepts named as the buckets name them; each partition's rows saved to its path."""
     named = {key: name for part in names for key, name in part.items()}
-    rows = P.similar_rows([spill.load(s) for s in similar], named, text)
+    papers = [[(k, title, "", c) for k, title, _, c in spill.load(s)] for s in similar]
+    rows = P.similar_rows(papers, named, text)
     return [spill.dump(r, path) for r, path in zip(rows, paths, strict=True)]
 
 

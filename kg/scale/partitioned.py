@@ -16,7 +16,7 @@ them, sent by key to one of a few buckets where :func:`merged_bucket` makes each
 
 import copy
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from kg import schema as S
 from kg.errors import KgError
 from kg.extractors.records import Mention, PaperRecord
 from kg.extractors.workers import Found
-from kg.graph import kinds, related, resolve, senses
+from kg.graph import kinds, related, resolve, senses, similar
 from kg.graph._nx import node_attrs, predecessors, successors
 from kg.graph.applied import Evidence
 from kg.graph.authors import display_name
@@ -376,10 +376,20 @@ def _by_key(parts: Sequence[list[SimilarPaper]]) -> list[SimilarPaper]:
     return sorted((p for part in parts for p in part), key=lambda p: p[0])
 
 
-def similar_text(parts: Sequence[list[SimilarPaper]]) -> Candidates:
+def similar_text(parts: Iterable[list[SimilarPaper]]) -> Candidates:
     """The text part of SIMILAR_TO over every partition's papers (by key): what they say
-    alone, so it can run while the names are still being decided."""
-    return related.text_part([text for _, _, text, _ in _by_key(parts)], related.DEFAULTS)
+    alone, so it can run while the names are still being decided. ``parts`` is read once,
+    a partition at a time: only the terms' counts of the papers read are kept."""
+    keys: list[str] = []
+
+    def texts() -> Iterator[str]:
+        for part in parts:
+            keys.extend(key for key, *_ in part)
+            yield from (text for _, _, text, _ in part)
+
+    counts = similar.count_terms(texts())
+    by_key = similar.reordered(counts, sorted(range(len(keys)), key=keys.__getitem__))
+    return related.counted_text_part(by_key, related.DEFAULTS)
 
 
 def concept_names(bucket: Rows) -> dict[str, str]:

@@ -43,6 +43,7 @@ def on_saved(fn: Callable[..., Any], src: str, *args: Any) -> Any:
     return fn(load(src), *args)
 
 
-def on_all_saved(fn: Callable[..., Any], sources: Sequence[str], *args: Any) -> Any:
-    """Task: ``fn`` of the states in ``sources``, as a list (and ``args``)."""
-    return fn([load(src) for src in sources], *args)
+def on_each_saved(fn: Callable[..., Any], sources: Sequence[str], *args: Any) -> Any:
+    """Task: ``fn`` of the states in ``sources``, loaded one at a time as ``fn`` iterates
+    over them (and ``args``)."""
+    return fn((load(src) for src in sources), *args)

@@ -14,10 +14,17 @@ def test_a_pass_reads_its_state_from_one_file_and_writes_its_result_to_another(t
     assert spill.load(src) == [["GRPO"], []]  # a task run again finds its input unchanged
 
 
-def test_summaries_read_one_state_or_several(tmp_path):
+def test_summaries_read_one_state_or_several_one_at_a_time(tmp_path):
     paths = [spill.dump({"n": i}, str(tmp_path / f"{i}.pickle.zst")) for i in range(3)]
     assert spill.on_saved(lambda s, k: s[k], paths[2], "n") == 2
-    assert spill.on_all_saved(lambda states: [s["n"] for s in states], paths) == [0, 1, 2]
+    loaded = []
+
+    def first_two(states):
+        for _, state in zip(range(2), states, strict=False):
+            loaded.append(state["n"])
+        return loaded
+
+    assert spill.on_each_saved(first_two, paths) == [0, 1]  # the third is never read
 
 
 def test_a_damaged_state_file_is_named_with_what_to_do(tmp_path):
