@@ -9,7 +9,7 @@ to the score as JSON text, since property graphs store no maps).
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -117,18 +117,38 @@ def similar_to(
     these titles and abstracts and concept roles; ``names`` names the concepts, ``text`` is
     their :func:`text_part` if already computed. What a build adds to its graph and the
     ``--neo4j-import`` path writes alike."""
-    if len(keys) < 2 or settings.k < 1:
-        return []
+    found = similar_found(texts, concepts, settings=settings, text=text)
+    return list(similar_edges(keys, found, names, range(len(keys))))
+
+
+def similar_found(
+    texts: Sequence[str],
+    concepts: Sequence[dict[str, float]],
+    *,
+    settings: Settings = DEFAULTS,
+    text: Candidates | None = None,
+) -> list[list[similar.Neighbour]]:
+    """Each paper's neighbours (by position), the papers as :func:`similar_to` takes them."""
+    if len(concepts) < 2 or settings.k < 1:
+        return [[] for _ in concepts]
     if text is None:
         text = text_part(list(texts), settings)
     papers = [similar.summarise("", roles_) for roles_ in concepts]
     model = similar.decide(similar.corpus_stats(papers), settings=settings)
-    found = similar.neighbours(model, papers, text)
-    return [
-        (keys[i], keys[n.paper], edge_attrs(names, rank, n))
-        for i, row in enumerate(found)
-        for rank, n in enumerate(row, 1)
-    ]
+    return similar.neighbours(model, papers, text)
+
+
+def similar_edges(
+    keys: Sequence[str],
+    found: Sequence[Sequence[similar.Neighbour]],
+    names: Mapping[str, str],
+    papers: Iterable[int],
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The SIMILAR_TO edges that start at the papers at positions ``papers``, from their
+    :func:`similar_found` neighbours."""
+    for i in papers:
+        for rank, n in enumerate(found[i], 1):
+            yield keys[i], keys[n.paper], edge_attrs(names, rank, n)
 
 
 def add_similar_edges(

@@ -404,27 +404,28 @@ def concept_names(bucket: Rows) -> dict[str, str]:
 
 def similar_rows(
     parts: Sequence[list[SimilarPaper]], names: Mapping[str, str], text: Candidates
-) -> list[Rows]:
+) -> Iterator[Rows]:
     """SIMILAR_TO over every partition's papers, as the local build makes it, from their
     :func:`similar_text`, the concepts named as the merged buckets name them (``names``):
-    each partition's rows, those that start at its papers."""
+    each partition's rows, those that start at its papers, made one partition at a time."""
     papers = _by_key(parts)
     settings = related.DEFAULTS
-    edges = related.similar_to(
-        [key for key, *_ in papers],
+    keys = [key for key, *_ in papers]
+    found = related.similar_found(
         [],  # the text part is given
         [
             related.roles(title, [(c, names[c], p) for c, p in concepts], settings)
             for _, title, _, concepts in papers
         ],
-        names,
         settings=settings,
         text=text,
     )
-    part_of = {key: i for i, part in enumerate(parts) for key, *_ in part}
-    rows: list[list[RelationshipRow]] = [[] for _ in parts]
-    for u, v, attrs in edges:
-        rows[part_of[u]].append(
+    del papers
+    position = {key: i for i, key in enumerate(keys)}
+    for part in parts:
+        own = sorted(position[key] for key, *_ in part)
+        rows = [
             RelationshipRow(S.SIMILAR_TO, u, S.PAPER, v, S.PAPER, properties(attrs))
-        )
-    return [Rows(relationships={S.SIMILAR_TO: r} if r else {}) for r in rows]
+            for u, v, attrs in related.similar_edges(keys, found, names, own)
+        ]
+        yield Rows(relationships={S.SIMILAR_TO: rows} if rows else {})
