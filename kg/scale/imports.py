@@ -29,10 +29,9 @@ from kg.export import Cleaner
 from kg.extractors.read import Problem, read_listings
 from kg.extractors.records import PaperRecord
 from kg.extractors.workers import failures_reported, mentions_of_texts
-from kg.graph import kinds, resolve, senses
+from kg.graph import kinds
 from kg.graph.identity import Overrides
 from kg.graph.people import decide
-from kg.graph.variants import lexicon_families, variant_links
 from kg.rows import type_of
 from kg.scale import import_state as state
 from kg.scale import partitioned as P
@@ -139,12 +138,16 @@ class DaskEngine:
         return handle.result()
 
     def share(self, value: Any) -> Any:
-        """A task that holds ``value``, on every worker: unlike scattered data, it is made
-        again if the workers holding it are lost (the scheduler keeps the value in the
-        task)."""
-        with warnings.catch_warnings():  # Dask's warning on large values in a task
-            warnings.simplefilter("ignore", UserWarning)
-            held = self.submit(_value, value)
+        """A task's result (a future), or a task that holds ``value``, on every worker:
+        unlike scattered data, it is made again if the workers holding it are lost."""
+        from distributed import Future
+
+        if isinstance(value, Future):
+            held = value
+        else:
+            with warnings.catch_warnings():  # Dask's warning on large values in a task
+                warnings.simplefilter("ignore", UserWarning)
+                held = self.submit(_value, value)
         # On every worker before the tasks that read it are placed: else each would go
         # where the (larger) decision is, and its partition would travel to it.
         self.pool.client.replicate([held])
@@ -165,14 +168,14 @@ def _value(value: Any) -> Any:
 
 
 def tree_reduce(engine: Engine, handles: list[Any], merge: Callable[[Any, Any], Any]) -> Any:
-    """The value of ``merge`` over ``handles`` (at least one), neighbours merged pairwise
-    in order, level by level, as tasks."""
+    """The handle of ``merge`` over ``handles`` (at least one), neighbours merged pairwise
+    in order, level by level, as tasks (the value stays where the tasks run)."""
     while len(handles) > 1:
         pairs = [
             engine.submit(merge, a, b) for a, b in zip(handles[::2], handles[1::2], strict=False)
         ]
         handles = pairs + handles[len(pairs) * 2 :]
-    return engine.result(handles[0])
+    return handles[0]
 
 
 def reduced(
@@ -358,38 +361,34 @@ def _decided_rows(
     """The passes after the first (``mentions``: the handles of each partition's saved
     mentions), each partition's state kept in ``work``: the handles of every partition's
     and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of their files,
-    every corpus-wide decision taken."""
+    every corpus-wide decision taken (by tasks: summaries and decisions stay on the workers)."""
 
     def at(name: str, i: int) -> str:
         return _state_path(work, name, i)
 
     def each(fn: Callable[..., Any], name: str, handles: list[Any], *args: Any) -> list[Any]:
-        return [
-            engine.submit(spill.saved, fn, h, at(name, i), *args) for i, h in enumerate(handles)
-        ]
+        return [submit(spill.saved, fn, h, at(name, i), *args) for i, h in enumerate(handles)]
 
     share, submit = engine.share, engine.submit
     defs = reduced(engine, mentions, P.definitions, P.merge_definitions)
-    stage = each(
-        P.first_stage, "first", mentions, share(senses.decide(defs, senses.shipped_lexicon()))
-    )
+    stage = each(P.first_stage, "first", mentions, share(submit(P.decided_senses, defs)))
     counted = reduced(engine, stage, P.name_counts, P.merge_name_counts)
-    names, forms = resolve.display_names(counted[0]), resolve.chosen(counted[1])
-    stage = each(P.second_stage, "second", stage, share(names), share(forms))
-    decisions = kinds.decide(reduced(engine, stage, P.votes, P.merge_votes))
-    decided = share(decisions)
+    names, forms = share(submit(P.display_names, counted)), share(submit(P.chosen, counted))
+    stage = each(P.second_stage, "second", stage, names, forms)
+    decided = share(submit(kinds.decide, reduced(engine, stage, P.votes, P.merge_votes)))
     counts = reduced(engine, stage, P.display_counts, kinds.merge_display, decided)
-    display = kinds.chosen_names(counts)
-    stage = each(P.typed_stage, "typed", stage, decided, share(display))
-    variants = variant_links(reduced(engine, stage, P.methods, P.merge_methods), lexicon_families())
-    others, links = share(kinds.other_types(decisions, display)), share(variants)
+    display = share(submit(kinds.chosen_names, counts))
+    stage = each(P.typed_stage, "typed", stage, decided, display)
+    variants = submit(P.variants, reduced(engine, stage, P.methods, P.merge_methods))
+    others, links = share(submit(kinds.other_types, decided, display)), share(variants)
     graphs = [
         submit(_part_graph, part, s, at("graph", i), plan.duplicates.get(i, []), others, links)
         for i, (part, s) in enumerate(zip(plan.parts, stage, strict=True))
     ]
     similar = each(P.similar_papers, "similar", graphs)
     text = submit(spill.on_each_saved, P.similar_text, similar)  # costly: while the rest goes on
-    people = share(decide(reduced(engine, graphs, P.people_summary, P.merge_people), overrides))
+    who = reduced(engine, graphs, P.people_summary, P.merge_people)
+    people = share(submit(decide, who, overrides))
     split = [
         submit(
             _split_rows, g, people, [at("own", i), *(at(f"share{b}", i) for b in range(buckets))]
@@ -466,7 +465,7 @@ def _written(
     """Write every partition's and bucket's files, the header files, the constraints, the
     import command and what a later batch reads into ``staging``, then put it where
     ``directory`` is; the command, and the files that changed."""
-    columns = reduced(engine, [r for r, _ in rows], columns_of, merge_columns)
+    columns = engine.result(reduced(engine, [r for r, _ in rows], columns_of, merge_columns))
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
         for group, cols in columns.items()

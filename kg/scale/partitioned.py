@@ -35,7 +35,7 @@ from kg.graph.identity import IdentitySummary, Person, merge_summaries
 from kg.graph.papers import add_paper, new_graph
 from kg.graph.rekey import apply_people, identity_summary
 from kg.graph.similar import Candidates
-from kg.graph.variants import method_names
+from kg.graph.variants import lexicon_families, method_names, variant_links
 from kg.rows import NodeRow, RelationshipRow, node_rows, properties, relationship_rows
 
 #: (paper key, content hash, record, its number in the input): a paper as the driver
@@ -352,6 +352,27 @@ def _merged_node(partials: list[Partial]) -> NodeRow:
         if longs:
             props["long_form"] = min(longs, key=lambda p: p.long_origin).row.props["long_form"]
     return first._replace(props=dict(sorted(props.items())))
+
+
+def decided_senses(defs: senses.Definitions) -> senses.Senses:
+    """The senses of the corpus's merged acronym definitions, the shipped lexicon's
+    defaults beside them."""
+    return senses.decide(defs, senses.shipped_lexicon())
+
+
+def display_names(counted: tuple[resolve.NameCounts, resolve.NameCounts]) -> dict[Any, str]:
+    """Each name's display name, from the merged (spelling, long-form) counts."""
+    return resolve.display_names(counted[0])
+
+
+def chosen(counted: tuple[resolve.NameCounts, resolve.NameCounts]) -> dict[Any, str]:
+    """Each name's long form, from the merged (spelling, long-form) counts."""
+    return resolve.chosen(counted[1])
+
+
+def variants(methods: Iterable[str]) -> dict[str, str]:
+    """The VARIANT_OF links of the corpus's merged Method names."""
+    return variant_links(methods, lexicon_families())
 
 
 #: One paper for SIMILAR_TO: key, title, title and abstract, the concepts it points to
