@@ -431,25 +431,31 @@ def text_candidates(model: Model, text: sparse.csr_matrix) -> Candidates:
     from sparse_dot_topn import sp_matmul_topn
 
     settings = model.settings
+    # First, while little else is held: the latent space's passes hold several copies of
+    # the rows. Arrays are dropped as soon as they are used, for the same reason.
+    space = latent_space(model, text)
     # Frequent terms make pairs only through their champions: the papers they weigh most in.
     columns = np.concatenate([model.specific_terms, model.frequent_terms])
     frequent = text[:, model.frequent_terms]
     held = champions(frequent, settings.champions)
-    targets = sparse.hstack([text[:, model.specific_terms], held], format="csr")
+    targets = sparse.hstack([text[:, model.specific_terms], held], format="csr").T.tocsr()
     top = sp_matmul_topn(
         text[:, columns],
-        targets.T.tocsr(),
+        targets,
         top_n=settings.candidates + 1,
         n_threads=os.cpu_count(),  # rows apart, so the same result as one thread
-    )
-    top = top.tocoo()
+    ).tocoo()
+    del targets
     other = top.row != top.col
     rows, cols = top.row[other].astype(np.int64), top.col[other].astype(np.int64)
+    scores = top.data[other]
+    del top, other
     # Exactly over every term: the product counted the frequent terms of the champions only
     # (terms of one paper join no pair).
     rest = sparse.csr_matrix(frequent - held)
-    scores = top.data[other] + rest_dots(frequent, rest, rows, cols)
-    space = latent_space(model, text)
+    del held
+    scores += rest_dots(frequent, rest, rows, cols)
+    del frequent, rest
     if space is not None:
         scores += latent.added(space.rows, space.rows, rows, cols, settings.latent_weight)
     return Candidates(rows, cols, scores)
