@@ -133,6 +133,7 @@ def test_collection_type(sentence, name, default, kind):
         ("semi-supervised learning", "Task"),
         ("model spec midtraining", "Method"),
         ("World Values Survey", "Dataset"),
+        ("Allen Mouse Brain Connectivity Atlas", "Dataset"),
     ],
 )
 def test_phrase_type(phrase, kind):
