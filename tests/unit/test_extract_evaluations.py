@@ -19,6 +19,7 @@ from kg.extractors.rules.evaluations import (
         ("The model is fine-tuned on a small corpus.", EVALUATION),
         ("Our approach outperforms prior work on both benchmarks.", EVALUATION),
         ("It achieves a new state of the art on the leaderboard.", EVALUATION),
+        ("We illustrate the approach on two treebanks.", EVALUATION),
         ("Previous studies tested parsers on treebanks.", BACKGROUND),
         ("Such models have achieved strong results on many corpora.", BACKGROUND),
         ("Existing methods fail on long documents and noisy corpora.", OTHER),
