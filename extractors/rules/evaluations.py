@@ -41,7 +41,7 @@ def sentence_kind(sentence: str) -> str:
 
     >>> sentence_kind("We evaluate GRPO on GSM8K.")
     'evaluation'
-    >>> sentence_kind("Previous studies trained BERT on SQuAD.")
+    >>> sentence_kind("Previous studies evaluated BERT on SQuAD.")
     'background'
     >>> sentence_kind("Our method outperforms previous methods on COCO.")
     'evaluation'

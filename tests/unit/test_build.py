@@ -8,7 +8,7 @@ from kg.graph.authors import author_key
 from kg.graph.build import assemble_mentions, build_graph, plan_records
 from kg.graph.papers import authored_by, new_graph
 
-ABSTRACT = "We train a small model on CIFAR-10. It reaches good accuracy."
+ABSTRACT = "We apply a small model on CIFAR-10. It reaches good accuracy."
 
 
 def record(abstract=ABSTRACT, **kw):
@@ -33,7 +33,7 @@ def test_same_abstract_in_two_files_is_one_paper_with_both_sources():
             record(source="daily.txt", index=3),
             record(source="conf.txt", index=0, authors=("Ada Lovelace",), area="Theory · X"),
             record(
-                abstract="We train a small model on CIFAR-10. It reaches good accuracy.",
+                abstract=ABSTRACT,
                 source="conf.txt",
                 index=1,
                 external_id="other-id",
@@ -110,7 +110,7 @@ def test_mentions_become_edges_label_applied_to_and_part_of():
         "papers": 1,
         "paper_keys": [paper],
         "score": 1.0,
-        "evidence": ["We train a small model on CIFAR-10."],
+        "evidence": ["We apply a small model on CIFAR-10."],
         "evidence_at": ["0:35"],
     }
 

@@ -16,7 +16,8 @@ from kg.extractors.rules.evaluations import (
     [
         ("We evaluate our parser on three treebanks.", EVALUATION),
         ("Experiments on two corpora show consistent gains.", EVALUATION),
-        ("The model is fine-tuned on a small corpus.", EVALUATION),
+        ("The model is fine-tuned on a small corpus.", OTHER),
+        ("Fine-tuned on a small corpus, the model outperforms larger ones.", EVALUATION),
         ("Our approach outperforms prior work on both benchmarks.", EVALUATION),
         ("It achieves a new state of the art on the leaderboard.", EVALUATION),
         ("We illustrate the approach on two treebanks.", EVALUATION),
