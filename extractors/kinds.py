@@ -22,7 +22,7 @@ from kg.extractors.records import (
 from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.lists import list_head_word
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
-from kg.extractors.rules.tasks import named_as_task, named_problem
+from kg.extractors.rules.tasks import named_as_task, named_problem, opens_as_task
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -416,7 +416,7 @@ def long_form_type(text: str, abbr: Abbreviation, lexicon: Lexicon) -> str:
     kind = apposition_type(text, abbr.short_end)
     if kind is not None:
         return kind
-    if named_as_task(text, abbr):
+    if named_as_task(text, abbr) or opens_as_task(text, abbr):
         return TASK
     kind = own_type(abbr.long, lexicon)
     if kind == TASK and method_word_after(text, abbr.short_end) and _proposed_here(text, abbr):

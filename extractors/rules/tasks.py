@@ -309,7 +309,12 @@ _HEAD_OF_COMPOUND = word_set("compound_heads")
 #: "the task of X (Y)", "X (Y) tasks", "X (Y) is a related task": the pair names a task,
 #: whatever its capitals say.
 _TASK_OF_BEFORE = re.compile(r"\btasks? of (?:the )?$", re.IGNORECASE)
-_TASK_AFTER = re.compile(r"\)? (?:(?:is|was) (?:a|an|the)(?: [a-z][\w-]*){0,2}? )?tasks?\b")
+#: After an acronym's pair: more pairs of one list ("Term Extraction (ATE), Sentiment
+#: Classification(ATSC) and Pair Extraction (ASPE) subtasks"), then "is a ... task" or "tasks".
+_TASK_AFTER = re.compile(
+    r"\)?(?:,? (?:and |or )?(?:[A-Z][\w-]* ?){1,6}\([A-Z][\w-]*\))*"
+    r" (?:(?:is|was) (?:a|an|the)(?: [a-z][\w-]*){0,2}? )?(?:sub-?)?tasks?\b"
+)
 
 
 def named_as_task(text: str, abbr: Abbreviation) -> bool:
@@ -320,9 +325,10 @@ def named_as_task(text: str, abbr: Abbreviation) -> bool:
     >>> s = "We propose the task of Simple Definition Generation (SDG). Success in Textual"
     >>> s += " Matching (TM) tasks is unclear. Our Graph Ranking (GR) model wins. Ordinal"
     >>> s += " Quantification (OQ) is a related task. Court View Writing (CVW) matters; we"
-    >>> s += " study the CVW task."
-    >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)]
-    [('SDG', True), ('TM', True), ('GR', False), ('OQ', True), ('CVW', True)]
+    >>> s += " study the CVW task. We win on Term Extraction (TE) and Pair Extraction (PE)"
+    >>> s += " subtasks."
+    >>> [(a.short, named_as_task(s, a)) for a in find_abbreviations(s)][-3:]
+    [('CVW', True), ('TE', True), ('PE', True)]
     """
     first = min(abbr.long_start, abbr.short_start)
     end = max(abbr.short_end, abbr.long_end)
@@ -337,6 +343,40 @@ def named_as_task(text: str, abbr: Abbreviation) -> bool:
                 return True
         at = text.find(use, at + 1)
     return False
+
+
+#: Head words of a long form that name a task whatever its capitals ("Error Diagnosis").
+_LONG_FORM_TASK_HEADS = TASK_HEADS | word_set("long_form_task_heads")
+#: Words that call what a sentence opens on a method ("... is a greedy algorithm", "... was
+#: proposed for").
+_METHOD_WORDS = word_set("method_cues") | {"function", "estimator", "procedure"}
+_METHOD_WORDS |= {"proposed", "introduced"}
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def opens_as_task(text: str, abbr: Abbreviation) -> bool:
+    """Whether an acronym's pair opens the abstract with a long form headed by a task word
+    ("Chinese Grammatical Error Diagnosis (CGED) suffers from ..."), its sentence calling it
+    no method ("Generalized Binary Search (GBS) is a greedy algorithm"): what a paper opens
+    on is the problem it addresses, whatever the capitals of its words.
+
+    >>> from kg.extractors.abbreviations import find_abbreviations
+    >>> s = "Grammatical Error Diagnosis (GED) is hard. We use Target Selection (TS) here."
+    >>> [(a.short, opens_as_task(s, a)) for a in find_abbreviations(s)]
+    [('GED', True), ('TS', False)]
+    >>> s = "Binary Search (BS) is a well known greedy algorithm."
+    >>> [opens_as_task(s, a) for a in find_abbreviations(s)]
+    [False]
+    """
+    first = min(abbr.long_start, abbr.short_start)
+    if text[:first].strip():
+        return False
+    head = abbr.long.split()[-1].lower() if abbr.long.split() else ""
+    stop = text.find(". ", max(abbr.short_end, abbr.long_end))
+    said = _WORD.findall(text[max(abbr.short_end, abbr.long_end) : stop if stop >= 0 else None])
+    return (head in _LONG_FORM_TASK_HEADS or named_problem(abbr.long)) and not any(
+        w.lower() in _METHOD_WORDS for w in said
+    )
 
 
 def named_problem(phrase: str) -> bool:
