@@ -50,12 +50,13 @@ KEY = DATA / "applied-key.jsonl"
 #: the build at fe349ee with 20 of round 3's (``d23f5b9-control``); round 5, 60 of 81459a1
 #: with 20 of round 4's; round 6, 60 of 13d01b5, 20 edges its rule removed
 #: (``removed-13d01b5``) and 20 of round 5's; round 7, 60 of 462bb19; round 8, 60 of
-#: 510e666 with 20 of round 7's graded again (``462bb19-control``).
+#: 510e666 with 20 of round 7's graded again (``462bb19-control``); round 9, 60 of 8d7dcad
+#: with 20 of round 8's; round 10, 60 of f8de45a with 20 of round 9's (``8d7dcad-control``).
 ROUNDS = (
     (KEY, JUDGMENTS),
     *(
         (DATA / f"applied-key-{n}.jsonl", DATA / f"applied-judgments-{n}.jsonl")
-        for n in (2, 3, 4, 5, 6, 7, 8, 9)
+        for n in (2, 3, 4, 5, 6, 7, 8, 9, 10)
     ),
 )
 

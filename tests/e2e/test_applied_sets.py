@@ -81,7 +81,7 @@ def test_the_recall_tuning_set_is_its_sample_and_shares_no_abstract_with_the_tes
     assert not test & {(r["file"], r["id"]) for r in tuning}
 
 
-@pytest.mark.parametrize("round_", [6, 7, 8, 9])
+@pytest.mark.parametrize("round_", [6, 7, 8, 9, 10])
 def test_a_later_round_pools_its_samples_and_judges_every_item(texts, round_):
     blind = jsonl(DATA / f"applied-blind-{round_}.jsonl")
     key = jsonl(DATA / f"applied-key-{round_}.jsonl")
