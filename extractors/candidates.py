@@ -61,6 +61,7 @@ from kg.extractors.rules.names import (
     headed_name_spans,
     is_acronym_marked,
     is_name_shaped,
+    proper_head_end,
     release_end,
     slash_parts,
     title_case_spans,
@@ -340,6 +341,7 @@ def _local_rule_candidates(text, lexicon, defined):
     found = []
     for a, b, kind in headed_name_spans(text):
         if lexicon.lookup(text[a:b]) is None:
+            b = proper_head_end(text, a, b)
             found.append(Candidate(a, b, kind, text[a:b], HEADED_NAME))
     long_forms = {name_key(c.long_form): c for c in defined.values() if c.long_form}
     for a, b in title_case_spans(text):

@@ -181,6 +181,27 @@ def headed_name_spans(sentence: str) -> list[tuple[int, int, str]]:
     return found
 
 
+#: A head word written with a capital right after a name (singular: "ProPara Datasets"
+#: heads a list).
+_PROPER_HEAD = re.compile(r" (?:" + "|".join(h.capitalize() for h in _HEAD_WORDS) + r")\b")
+
+
+def proper_head_end(sentence: str, start: int, end: int) -> int:
+    """Where a name of ordinary capitalised words (``start``, ``end``) ends with its head
+    word, when that word is capitalised and so part of the name ("the Million Song Dataset",
+    "the Visual Decathlon Challenge"); else ``end`` ("the FooQA benchmark" and "the FooQA
+    Benchmark" name FooQA: a coined name stands alone).
+
+    >>> s = "on the Million Song Dataset, the FooQA Benchmark and the Bar benchmark"
+    >>> [s[a:proper_head_end(s, a, b)] for a, b in ((7, 19), (33, 38), (57, 60))]
+    ['Million Song Dataset', 'FooQA', 'Bar']
+    """
+    m = _PROPER_HEAD.match(sentence, end)
+    if m is None or any(is_name_shaped(w) for w in sentence[start:end].split()):
+        return end
+    return m.end()
+
+
 #: A capitalised word before a name, or a figure joined to one ("1-Billion Word").
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*|\d[\d.,]*-[A-Z][\w\-]*) $")
 #: A language pair written with two-letter codes ("EN-DE", "zh-en").

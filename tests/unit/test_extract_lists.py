@@ -409,3 +409,13 @@ def test_a_dimension_is_part_of_the_task_it_precedes():
     found = types_in("We address 3D object detection and 6D pose estimation, not 13D tracking.")
     assert found["3D object detection"] == "Task" and found["6D pose estimation"] == "Task"
     assert "object detection" not in found and "13D tracking" not in found
+
+
+def test_a_capitalised_head_word_is_part_of_a_name_of_plain_words():
+    found = types_in(
+        "We evaluate on the Million Song Dataset. We win the Visual Decathlon Challenge. It "
+        "tops the FooQA Benchmark and the Barqux benchmark."
+    )
+    assert found["Million Song Dataset"] == "Dataset"
+    assert found["Visual Decathlon Challenge"] == "Benchmark"
+    assert found["FooQA"] == "Benchmark" and found["Barqux"] == "Benchmark"
