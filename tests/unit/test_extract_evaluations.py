@@ -50,6 +50,8 @@ def test_sentence_kind_cues_start_words():
         ("stochastic gradient descent", None, True),
         ("DRL", "deep reinforcement learning", True),
         ("X", "multi-head attention", True),
+        ("SNN", "spiking neural networks", True),
+        ("dictionary learning", None, True),
         ("ResNet-50", None, False),
         ("GRPO", "Group Relative Policy Optimization", False),
         ("SAE", "sparse autoencoder", False),
