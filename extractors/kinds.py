@@ -19,10 +19,14 @@ from kg.extractors.records import (
     METRIC,
     TASK,
 )
-from kg.extractors.rules.context import TASK_HEADS
 from kg.extractors.rules.lists import list_head_word
 from kg.extractors.rules.proposals import NAMING_WORDS, introduced_here, is_proposal_context
-from kg.extractors.rules.tasks import named_as_task, named_problem, opens_as_task
+from kg.extractors.rules.tasks import (
+    LONG_FORM_TASK_HEADS,
+    named_as_task,
+    named_problem,
+    opens_as_task,
+)
 from kg.extractors.words import word_list, word_set
 
 #: Words that say a name before or after them is a dataset or a benchmark.
@@ -31,8 +35,6 @@ BENCHMARK_HEADS = word_set("benchmark_heads")
 METRIC_HEADS = word_set("metric_heads")
 #: Heads of named ideas that are not entities of the graph's typed kinds.
 CONCEPT_HEADS = word_set("concept_heads")
-#: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
-LONG_FORM_TASK_HEADS = TASK_HEADS | word_set("long_form_task_heads")
 #: Heads that make a phrase a method rather than a task.
 METHOD_HEADS = word_set("method_heads")
 _COLLECTION_WORD = re.compile(

@@ -345,12 +345,17 @@ def named_as_task(text: str, abbr: Abbreviation) -> bool:
     return False
 
 
-#: Head words of a long form that name a task whatever its capitals ("Error Diagnosis").
-_LONG_FORM_TASK_HEADS = TASK_HEADS | word_set("long_form_task_heads")
+#: Heads of the long forms of task acronyms ("off-policy evaluation (OPE)").
+LONG_FORM_TASK_HEADS = TASK_HEADS | word_set("long_form_task_heads")
 #: Words that call what a sentence opens on a method ("... is a greedy algorithm", "... was
 #: proposed for").
-_METHOD_WORDS = word_set("method_cues") | {"function", "estimator", "procedure"}
-_METHOD_WORDS |= {"proposed", "introduced"}
+_METHOD_WORDS = word_set("method_cues") | {
+    "function",
+    "estimator",
+    "procedure",
+    "proposed",
+    "introduced",
+}
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -374,7 +379,7 @@ def opens_as_task(text: str, abbr: Abbreviation) -> bool:
     head = abbr.long.split()[-1].lower() if abbr.long.split() else ""
     stop = text.find(". ", max(abbr.short_end, abbr.long_end))
     said = _WORD.findall(text[max(abbr.short_end, abbr.long_end) : stop if stop >= 0 else None])
-    return (head in _LONG_FORM_TASK_HEADS or named_problem(abbr.long)) and not any(
+    return (head in LONG_FORM_TASK_HEADS or named_problem(abbr.long)) and not any(
         w.lower() in _METHOD_WORDS for w in said
     )
 

@@ -208,12 +208,11 @@ def count_terms(texts: Iterable[str]) -> TermCounts:
         ids.extend([vocabulary.setdefault(t, len(vocabulary)) for t in found])
         counts.extend(found.values())
         indptr.append(len(ids))
-    as_array = np.frombuffer
     return TermCounts(
         list(vocabulary),
-        as_array(indptr, np.int64),
-        as_array(ids, np.int32),
-        as_array(counts, np.int32),
+        np.frombuffer(indptr, np.int64),
+        np.frombuffer(ids, np.int32),
+        np.frombuffer(counts, np.int32),
     )
 
 
