@@ -53,6 +53,7 @@ from kg.extractors.placed import (
     method_sense_candidate,
     one_sense_per_abstract,
     placed_name_candidates,
+    released_candidate,
 )
 from kg.extractors.records import IGNORE, METHOD, METRIC, TASK
 from kg.extractors.rules.metrics import cut_off_end, measured_value_spans, metric_spans
@@ -232,6 +233,10 @@ def _gazetteer_candidates(
         modifier = paradigm_modifier(text, start) if entry.canonical in PARADIGMS else None
         if modifier is not None and not text.startswith(" (", end):
             found.append(_modified_paradigm(text, modifier, start, end, entry, lexicon))
+            continue
+        released = released_candidate(text, start, end, entry, lexicon)
+        if released is not None:
+            found.append(released)
             continue
         end = head_end(text, start, end) if entry.type == METHOD else end
         found.append(Candidate(start, end, entry.type, entry.canonical, LEXICON, entry=entry))

@@ -30,7 +30,7 @@ from kg.extractors.rules.lists import (
     own_name_spans,
     result_subject_spans,
 )
-from kg.extractors.rules.names import is_name_shaped
+from kg.extractors.rules.names import data_release_end, is_name_shaped
 
 
 def method_sense_candidate(text: str, start: int, end: int, lexicon: Lexicon) -> Candidate:
@@ -39,6 +39,22 @@ def method_sense_candidate(text: str, start: int, end: int, lexicon: Lexicon) ->
     entry = method_sense_entry(name, lexicon)
     canonical = entry.canonical if entry is not None else name
     return Candidate(start, end, METHOD, canonical, SENSE_BY_CONTEXT, entry=entry)
+
+
+def released_candidate(
+    text: str, start: int, end: int, entry: Entry, lexicon: Lexicon
+) -> Candidate | None:
+    """The candidate of a known dataset's name (``start``, ``end``) with the release,
+    version or size after it ("MultiWOZ 2.4", "LogiQA-v2", "MNIST 8M"): the lexicon's entry
+    of the longer name if it has one (SQuAD for "SQuAD 1.1", MNIST8m for "MNIST 8M"), else a
+    name of its own; None when nothing follows."""
+    released = data_release_end(text, end) if entry.type in (DATASET, BENCHMARK) else end
+    if released == end:
+        return None
+    known = lexicon.lookup(text[start:released])
+    if known is None:
+        return Candidate(start, released, entry.type, text[start:released], LEXICON)
+    return Candidate(start, released, known.type, known.canonical, LEXICON, entry=known)
 
 
 def means_a_method(

@@ -320,6 +320,24 @@ def release_end(text: str, end: int) -> int:
     return m.end() if m else end
 
 
+#: A version or size joined to a collection's name: "LogiQA-v2", "MovieLens 1M", "MNIST 8M".
+_DATA_RELEASE = re.compile(r"-[vV]\d{1,2}(?:\.\d{1,2})?\b| \d{1,4}[KMB]\b(?!-)")
+
+
+def data_release_end(text: str, end: int) -> int:
+    """Where a known dataset's name ending at ``end`` ends with the release, version or size
+    that follows it (else ``end``): "MultiWOZ 2.1", "LogiQA-v2" and "MovieLens 1M" are
+    datasets of their own.
+
+    >>> s = "On MultiWOZ 2.1, LogiQA-v2, MovieLens 1M and MNIST 8M runs 2.5 times faster."
+    >>> ends = [s.find(n) + len(n) for n in ("MultiWOZ", "LogiQA", "MovieLens", "MNIST")]
+    >>> [s[s.rfind(" ", 0, e - 1) + 1 : data_release_end(s, e)] for e in ends]
+    ['MultiWOZ 2.1', 'LogiQA-v2', 'MovieLens 1M', 'MNIST 8M']
+    """
+    m = _DATA_RELEASE.match(text, end)
+    return m.end() if m else release_end(text, end)
+
+
 def name_candidates(text: str) -> list[tuple[int, int]]:
     """(start, end) of the words that may be coined names: starting with a letter and
     holding a capital or digit after it.
