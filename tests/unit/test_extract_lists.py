@@ -421,14 +421,14 @@ def test_a_capitalised_head_word_is_part_of_a_name_of_plain_words():
     assert found["FooQA"] == "Benchmark" and found["Barqux"] == "Benchmark"
 
 
+def canonicals_in(text):
+    return {m.text: m.canonical for m in found_in(text)}
+
+
 def test_a_known_dataset_keeps_the_release_after_it():
-    found = {
-        m.text: m.canonical
-        for m in found_in(
-            "We test on MultiWOZ 2.4, LogiQA-v2, MNIST 8M and SQuAD 1.1; MNIST runs 2.5 times "
-            "faster."
-        )
-    }
+    found = canonicals_in(
+        "We test on MultiWOZ 2.4, LogiQA-v2, MNIST 8M and SQuAD 1.1; MNIST runs 2.5 times faster."
+    )
     assert found["MultiWOZ 2.4"] == "MultiWOZ 2.4" and found["LogiQA-v2"] == "LogiQA-v2"
     assert found["MNIST 8M"] == "MNIST8m"  # the lexicon's entry of the longer name
     assert found["SQuAD 1.1"] == "SQuAD"  # a release the lexicon spells as the dataset
