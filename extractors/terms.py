@@ -73,8 +73,9 @@ _WORD = re.compile(r"[A-Za-z](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))*")
 #: sentence or stands in a title.
 _CAPITALISED = re.compile(r"[A-Z][a-z]+(?:-[a-z0-9]+)*")
 
-#: Heads of a collection: a term so headed ("continuous control benchmark") is no task.
-_COLLECTION_HEADS = frozenset(("benchmark", "dataset", "corpus", "suite", "collection"))
+#: Heads of a collection (the dataset and benchmark head words): a term so headed
+#: ("continuous control benchmark") is no task.
+_COLLECTION_HEADS = word_set("dataset_heads") | word_set("benchmark_heads")
 
 # ---------------------------------------------------------------- candidate phrases
 

@@ -373,14 +373,16 @@ def opens_as_task(text: str, abbr: Abbreviation) -> bool:
     >>> [opens_as_task(s, a) for a in find_abbreviations(s)]
     [False]
     """
-    first = min(abbr.long_start, abbr.short_start)
-    if text[:first].strip():
+    if text[: min(abbr.long_start, abbr.short_start)].strip():
         return False
-    head = abbr.long.split()[-1].lower() if abbr.long.split() else ""
-    stop = text.find(". ", max(abbr.short_end, abbr.long_end))
-    said = _WORD.findall(text[max(abbr.short_end, abbr.long_end) : stop if stop >= 0 else None])
-    return (head in LONG_FORM_TASK_HEADS or named_problem(abbr.long)) and not any(
-        w.lower() in _METHOD_WORDS for w in said
+    words = abbr.long.lower().split()
+    end = max(abbr.short_end, abbr.long_end)
+    stop = text.find(". ", end)
+    said = _WORD.findall(text[end : stop if stop >= 0 else None].lower())
+    return (
+        bool(words)
+        and (words[-1] in LONG_FORM_TASK_HEADS or named_problem(abbr.long))
+        and _METHOD_WORDS.isdisjoint(said)
     )
 
 
