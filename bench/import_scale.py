@@ -1,7 +1,8 @@
 """``kg build --neo4j-import DIR --dask local:2`` from 20,000 papers up: time, throughput per
 worker core and the summed memory of the whole process tree.
 
-Run by hand (not part of the tests):
+Run by hand (not part of the tests; ``--local`` also builds each listing with ``kg build
+--workers 2`` into a graph file, the local build the throughput is compared with):
 
     .venv/bin/python -m bench.import_scale [--series 20000,100000,1000000] [--json FILE]
 
@@ -79,15 +80,11 @@ def tree_rss(proc):
     return sum(each.values()), each
 
 
-def measure(n, tmp):
-    """One build of ``n`` varied papers: its figures."""
-    listing, out = Path(tmp) / f"papers-{n}.jsonl", Path(tmp) / f"import-{n}"
-    write_varied(n, listing)
-    command = [sys.executable, "-m", "kg", "build", str(listing), "--neo4j-import", str(out)]
+def watched_run(command):
+    """Run ``command``, sampling its process tree: (seconds, tree peak, its own peak, the
+    largest peak of any other process), in MB."""
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        [*command, "--dask", f"local:{WORKERS}", "--fresh", "-q"], stderr=subprocess.PIPE, text=True
-    )
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     watched, peak, peaks = psutil.Process(proc.pid), 0.0, {}
     while proc.poll() is None:
         total, each = tree_rss(watched)
@@ -95,34 +92,63 @@ def measure(n, tmp):
         for pid, rss in each.items():
             peaks[pid] = max(peaks.get(pid, 0.0), rss)
         time.sleep(0.5)
-    driver = peaks.pop(proc.pid, 0.0)
     seconds = time.perf_counter() - started
     if proc.returncode:
-        sys.exit(f"bench: the build of {n:,} papers failed:\n{proc.stderr.read()}")
+        sys.exit(f"bench: {' '.join(command[2:5])} ... failed:\n{proc.stderr.read()}")
+    own = peaks.pop(proc.pid, 0.0)
+    return seconds, peak, own, max(peaks.values(), default=0.0)
+
+
+def measure(n, tmp, local=False):
+    """One build of ``n`` varied papers: its figures; with ``local``, also those of
+    ``kg build --workers 2`` of the same listing into a graph file."""
+    listing, out = Path(tmp) / f"papers-{n}.jsonl", Path(tmp) / f"import-{n}"
+    write_varied(n, listing)
+    kg = [sys.executable, "-m", "kg", "build", str(listing)]
+    seconds, peak, driver, other = watched_run(
+        [*kg, "--neo4j-import", str(out), "--dask", f"local:{WORKERS}", "--fresh", "-q"]
+    )
     size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
     manifest = json.loads((out / "kg-import.json").read_text())
-    listing.unlink()
-    return {
+    row = {
         "papers": n,
         "duplicates": manifest["duplicates"],
         "seconds": seconds,
         "papers_per_core_s": n / seconds / WORKERS,
         "peak_tree_mb": peak,
         "peak_driver_mb": driver,
-        "peak_largest_other_mb": max(peaks.values(), default=0.0),
+        "peak_largest_other_mb": other,
         "files_mb": size,
     }
+    if local:
+        graph = Path(tmp) / f"graph-{n}.kg"
+        seconds, peak, _, _ = watched_run(
+            [*kg, "-o", str(graph), "--workers", str(WORKERS), "--fresh", "-q"]
+        )
+        row.update(
+            local_seconds=seconds,
+            local_papers_per_core_s=n / seconds / WORKERS,
+            local_peak_tree_mb=peak,
+        )
+    listing.unlink()
+    return row
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--series", default="20000,100000,1000000", help="paper counts")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="also build each listing with kg build --workers 2 into a graph file, and give "
+        "the import path's throughput per core as a share of that build's",
+    )
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in map(int, args.series.split(",")):
-            row = measure(n, tmp)
+            row = measure(n, tmp, local=args.local)
             rows.append(row)
             print(
                 f"{n:>9,} papers ({row['duplicates']:,} duplicates)  {row['seconds']:7.1f} s  "
@@ -134,6 +160,15 @@ def main(argv=None):
                 f"largest other process {row['peak_largest_other_mb']:5.0f} MB",
                 flush=True,
             )
+            if args.local:
+                print(
+                    f"{'':>9}  kg build --workers {WORKERS}: {row['local_seconds']:7.1f} s  "
+                    f"{row['local_papers_per_core_s']:5.0f} papers/s/core  tree peak "
+                    f"{row['local_peak_tree_mb']:6.0f} MB; the import path runs at "
+                    f"{row['papers_per_core_s'] / row['local_papers_per_core_s']:.0%} of its "
+                    "rate per core",
+                    flush=True,
+                )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
 
