@@ -2,7 +2,8 @@
 worker core and the summed memory of the whole process tree.
 
 Run by hand (not part of the tests; ``--local`` also builds each listing with ``kg build
---workers 2`` into a graph file, the local build the throughput is compared with):
+--workers 2`` into a graph file, the local build the throughput is compared with, and
+exports that with ``kg export --format neo4j-csv``, the local way to the same files):
 
     .venv/bin/python -m bench.import_scale [--series 20000,100000,1000000] [--json FILE]
 
@@ -22,6 +23,7 @@ largest peak of any other process of the tree (a worker, as a rule).
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,7 +86,7 @@ def watched_run(command):
     """Run ``command``, sampling its process tree: (seconds, tree peak, its own peak, the
     largest peak of any other process), in MB."""
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     watched, peak, peaks = psutil.Process(proc.pid), 0.0, {}
     while proc.poll() is None:
         total, each = tree_rss(watched)
@@ -125,7 +127,26 @@ def measure(n, tmp, local=False):
         seconds, peak, _, _ = watched_run(
             [*kg, "-o", str(graph), "--workers", str(WORKERS), "--fresh", "-q"]
         )
+        exported = Path(tmp) / f"export-{n}"
+        export_seconds, export_peak, _, _ = watched_run(
+            [
+                sys.executable,
+                "-m",
+                "kg",
+                "export",
+                "-g",
+                str(graph),
+                "--format",
+                "neo4j-csv",
+                str(exported),
+            ]
+        )
+        shutil.rmtree(exported)
+        for leftover in Path(tmp).glob(f"graph-{n}.kg*"):
+            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
         row.update(
+            local_export_seconds=export_seconds,
+            local_export_peak_tree_mb=export_peak,
             local_seconds=seconds,
             local_papers_per_core_s=n / seconds / WORKERS,
             local_peak_tree_mb=peak,
@@ -141,8 +162,9 @@ def main(argv=None):
     parser.add_argument(
         "--local",
         action="store_true",
-        help="also build each listing with kg build --workers 2 into a graph file, and give "
-        "the import path's throughput per core as a share of that build's",
+        help="also build each listing with kg build --workers 2 into a graph file and export "
+        "that with kg export --format neo4j-csv, and give the import path's throughput per "
+        "core as a share of the build's, and of the build and export's",
     )
     args = parser.parse_args(argv)
     rows = []
@@ -161,12 +183,16 @@ def main(argv=None):
                 flush=True,
             )
             if args.local:
+                both = row["local_seconds"] + row["local_export_seconds"]
                 print(
                     f"{'':>9}  kg build --workers {WORKERS}: {row['local_seconds']:7.1f} s  "
                     f"{row['local_papers_per_core_s']:5.0f} papers/s/core  tree peak "
                     f"{row['local_peak_tree_mb']:6.0f} MB; the import path runs at "
                     f"{row['papers_per_core_s'] / row['local_papers_per_core_s']:.0%} of its "
-                    "rate per core",
+                    f"rate per core\n{'':>9}  then kg export --format neo4j-csv: "
+                    f"{row['local_export_seconds']:7.1f} s (peak "
+                    f"{row['local_export_peak_tree_mb']:6.0f} MB); to the same files the "
+                    f"import path runs at {both / row['seconds']:.0%} of the local rate",
                     flush=True,
                 )
     if args.json:

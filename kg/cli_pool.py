@@ -49,7 +49,8 @@ def build_import_files(args: argparse.Namespace) -> int:
     from kg.extractors.workers import WorkerPool
     from kg.graph.overrides import read_overrides
     from kg.scale.dask_pool import DaskPool
-    from kg.scale.imports import DaskEngine, InProcess, build_import
+    from kg.scale.engines import DaskEngine, InProcess
+    from kg.scale.imports import build_import
 
     if args.output:
         raise KgError("give -o GRAPH or --neo4j-import DIR, not both")

@@ -8,27 +8,24 @@ driver holds the summaries and, per paper, its content hash (to spot duplicates)
 partition's state (its papers, mentions, graph and rows) lives in files between the passes
 (:mod:`kg.scale.spill`): a task holds one partition at a time, and a handle is a path.
 
-An :class:`Engine` runs the tasks: a Dask cluster's (:class:`DaskEngine`), or this process
-(:class:`InProcess`: the same passes one after another, the extraction on ``--workers``
-processes if given).
+An engine (:mod:`kg.scale.engines`) runs the tasks: a Dask cluster's, or this process (the
+same passes one after another, the extraction on ``--workers`` processes if given).
 """
 
 import os
 import shutil
 import tempfile
-import uuid
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from kg import schema as S
 from kg.errors import InputError
 from kg.export import Cleaner
 from kg.extractors.read import Problem, read_listings
 from kg.extractors.records import PaperRecord
-from kg.extractors.workers import failures_reported, mentions_of_texts
+from kg.extractors.workers import failures_reported
 from kg.graph import kinds
 from kg.graph.identity import Overrides
 from kg.graph.people import decide
@@ -36,154 +33,13 @@ from kg.rows import type_of
 from kg.scale import import_state as state
 from kg.scale import partitioned as P
 from kg.scale import spill
+from kg.scale.engines import Engine, InProcess, reduced, tree_reduce
 from kg.scale.import_csv import Headers, columns_of, header_files, merge_columns, write_rows
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
-
-    from kg.extractors.workers import Found, WorkerPool
-    from kg.scale.dask_pool import DaskPool
 
 #: Papers per partition.
 PARTITION_SIZE = 1024
 #: Buckets the shared nodes are spread over (each one merged, and written, by one task).
 BUCKETS = 8
-
-
-class Engine(Protocol):
-    """Where the tasks run: ``submit`` a function to run on handles (or values), take a
-    handle's ``result``, ``share`` a value every task may read, ``extract`` papers (the
-    file ``kept`` holds them for a task on another machine to read; their extraction is
-    saved to ``path``, the handle's value)."""
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any: ...
-    def result(self, handle: Any) -> Any: ...
-    def share(self, value: Any) -> Any: ...
-    def extract(self, papers: list[P.Planned], kept: str, path: str) -> Any: ...
-
-
-class InProcess:
-    """Every task run here at once, a handle its value; the extraction here too, or on the
-    worker processes of ``pool`` (``--workers N``), a partition's handle then its future
-    until a task needs it."""
-
-    def __init__(self, pool: "WorkerPool | None" = None) -> None:
-        self.pool = pool
-        self._nlp: Any = None
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return fn(*map(self.result, args))
-
-    def result(self, handle: Any) -> Any:
-        if isinstance(handle, _Extracting):
-            return handle.saved()
-        return handle
-
-    def share(self, value: Any) -> Any:
-        return value
-
-    def extract(self, papers: list[P.Planned], kept: str, path: str) -> "str | _Extracting":
-        texts = [record.abstract for _, _, record, _ in papers]
-        if self.pool is not None:
-            return _Extracting(papers, self.pool.submit_texts(texts), path)
-        if self._nlp is None:
-            from kg.extractors.nlp import build_nlp
-
-            self._nlp = build_nlp()
-        return spill.dump(P.Part(papers, mentions_of_texts(self._nlp, texts)), path)
-
-
-@dataclass
-class _Extracting:
-    """A partition on its way back from a worker process, to be saved to ``path``."""
-
-    papers: list[P.Planned]
-    found: "Future[list[Found]] | None"
-    path: str
-
-    def saved(self) -> str:
-        """The path, the partition saved there once its extraction is back."""
-        if self.found is not None:
-            spill.dump(P.Part(self.papers, self.found.result()), self.path)
-            self.papers, self.found = [], None
-        return self.path
-
-
-class DaskEngine:
-    """Tasks on the cluster of an open :class:`kg.scale.dask_pool.DaskPool`; a handle is a
-    future."""
-
-    def __init__(self, pool: "DaskPool") -> None:
-        self.pool = pool
-        self._workers: list[str] = []
-        #: Each task's home: the worker its partition was extracted on, which the tasks
-        #: that follow from it prefer (any other may run them, if that one is busy or gone).
-        self._home: dict[str, str] = {}
-
-    def submit(self, fn: Callable[..., Any], *args: Any, home: str | None = None) -> Any:
-        from kg.scale.dask_pool import RETRIES
-
-        key = f"kg-{fn.__name__}-{uuid.uuid4().hex}"
-        if home is None:
-            home = next(
-                (self._home[k] for a in args if (k := getattr(a, "key", "")) in self._home), None
-            )
-        where = {"workers": [home], "allow_other_workers": True} if home else {}
-        future = self.pool.client.submit(fn, *args, key=key, pure=False, retries=RETRIES, **where)
-        if home:
-            self._home[key] = home
-        return future
-
-    def result(self, handle: Any) -> Any:
-        return handle.result()
-
-    def share(self, value: Any) -> Any:
-        """A task's result (a future), or a task that holds ``value``, on every worker:
-        unlike scattered data, it is made again if the workers holding it are lost."""
-        from distributed import Future
-
-        if isinstance(value, Future):
-            held = value
-        else:
-            with warnings.catch_warnings():  # Dask's warning on large values in a task
-                warnings.simplefilter("ignore", UserWarning)
-                held = self.submit(_value, value)
-        # On every worker before the tasks that read it are placed: else each would go
-        # where the (larger) decision is, and its partition would travel to it.
-        self.pool.client.replicate([held])
-        return held
-
-    def extract(self, papers: list[P.Planned], kept: str, path: str) -> Any:
-        """The partition's extraction, its home the next worker in turn; the task reads
-        the papers from ``kept`` (so that the scheduler holds a path, not the papers)."""
-        if not self._workers:
-            self._workers = sorted(self.pool.client.scheduler_info()["workers"])
-        home = self._workers[len(self._home) % len(self._workers)]
-        spill.dump(papers, kept)
-        return self.submit(self.pool.worker_side().extract_saved, kept, path, home=home)
-
-
-def _value(value: Any) -> Any:
-    return value
-
-
-def tree_reduce(engine: Engine, handles: list[Any], merge: Callable[[Any, Any], Any]) -> Any:
-    """The handle of ``merge`` over ``handles`` (at least one), neighbours merged pairwise
-    in order, level by level, as tasks (the value stays where the tasks run)."""
-    while len(handles) > 1:
-        pairs = [
-            engine.submit(merge, a, b) for a, b in zip(handles[::2], handles[1::2], strict=False)
-        ]
-        handles = pairs + handles[len(pairs) * 2 :]
-    return handles[0]
-
-
-def reduced(
-    engine: Engine, parts: list[Any], summary: Callable[..., Any], merge: Callable, *args: Any
-) -> Any:
-    """``merge`` over the ``summary`` of every partition's saved state (``args`` shared)."""
-    handles = [engine.submit(spill.on_saved, summary, p, *args) for p in parts]
-    return tree_reduce(engine, handles, merge)
 
 
 @dataclass
@@ -324,10 +180,9 @@ def build_import(
             for i, p in enumerate(plan.parts)
         ]
         _note_failures(engine, first[old:], report.problems)
-        mentions = [engine.submit(_nth, h, 0) for h in first]
         # Fewer buckets than partitions: a small input gets few files.
         count = max(1, min(buckets, len(plan.parts)))
-        rows = _decided_rows(engine, plan, mentions, overrides, count, work)
+        rows = _decided_rows(engine, plan, first, overrides, count, work)
         report.command, report.changed = _written(
             engine, rows, plan, saved, old, staging, folder, import_dir
         )
@@ -353,42 +208,68 @@ def _state_path(work: Path, name: str, i: int) -> str:
 def _decided_rows(
     engine: Engine,
     plan: _Plan,
-    mentions: list[Any],
+    first: list[Any],
     overrides: Overrides | None,
     buckets: int,
     work: Path,
 ) -> list[tuple[Any, str]]:
-    """The passes after the first (``mentions``: the handles of each partition's saved
-    mentions), each partition's state kept in ``work``: the handles of every partition's
-    and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of their files,
-    every corpus-wide decision taken (by tasks: summaries and decisions stay on the workers)."""
+    """The passes after the first (``first``: the handles of each partition's
+    :func:`_mentions`), each partition's state kept in ``work``: the handles of every
+    partition's and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of
+    their files, every corpus-wide decision taken (by tasks: summaries and decisions stay on
+    the workers). A summary of what a pass leaves is taken by the pass itself."""
 
     def at(name: str, i: int) -> str:
         return _state_path(work, name, i)
 
-    def each(fn: Callable[..., Any], name: str, handles: list[Any], *args: Any) -> list[Any]:
-        return [submit(spill.saved, fn, h, at(name, i), *args) for i, h in enumerate(handles)]
+    def each(
+        fn: Callable[..., Any],
+        name: str,
+        handles: list[Any],
+        summary: Callable,
+        merge: Callable,
+        *args: Any,
+    ) -> tuple[list[Any], Any]:
+        done = [
+            submit(spill.saved_summarised, fn, summary, h, at(name, i), *args)
+            for i, h in enumerate(handles)
+        ]
+        return nth(done, 0), tree_reduce(engine, nth(done, 1), merge)
+
+    def nth(handles: list[Any], n: int) -> list[Any]:
+        return [submit(_nth, h, n) for h in handles]
 
     share, submit = engine.share, engine.submit
-    defs = reduced(engine, mentions, P.definitions, P.merge_definitions)
-    stage = each(P.first_stage, "first", mentions, share(submit(P.decided_senses, defs)))
-    counted = reduced(engine, stage, P.name_counts, P.merge_name_counts)
+    defs = tree_reduce(engine, nth(first, 2), P.merge_definitions)
+    senses = share(submit(P.decided_senses, defs))
+    stage, counted = each(
+        P.first_stage, "first", nth(first, 0), P.name_counts, P.merge_name_counts, senses
+    )
     names, forms = share(submit(P.display_names, counted)), share(submit(P.chosen, counted))
-    stage = each(P.second_stage, "second", stage, names, forms)
-    decided = share(submit(kinds.decide, reduced(engine, stage, P.votes, P.merge_votes)))
+    stage, votes = each(P.second_stage, "second", stage, P.votes, P.merge_votes, names, forms)
+    decided = share(submit(kinds.decide, votes))
     counts = reduced(engine, stage, P.display_counts, kinds.merge_display, decided)
     display = share(submit(kinds.chosen_names, counts))
-    stage = each(P.typed_stage, "typed", stage, decided, display)
-    variants = submit(P.variants, reduced(engine, stage, P.methods, P.merge_methods))
+    stage, methods = each(
+        P.typed_stage, "typed", stage, P.methods, P.merge_methods, decided, display
+    )
+    variants = submit(P.variants, methods)
     others, links = share(submit(kinds.other_types, decided, display)), share(variants)
-    graphs = [
-        submit(_part_graph, part, s, at("graph", i), plan.duplicates.get(i, []), others, links)
+    made = [
+        submit(
+            _part_graph,
+            part,
+            s,
+            [at("graph", i), at("similar", i)],
+            plan.duplicates.get(i, []),
+            others,
+            links,
+        )
         for i, (part, s) in enumerate(zip(plan.parts, stage, strict=True))
     ]
-    similar = each(P.similar_papers, "similar", graphs)
+    graphs, similar = nth(made, 0), nth(made, 1)
     text = submit(spill.on_each_saved, P.similar_text, similar)  # costly: while the rest goes on
-    who = reduced(engine, graphs, P.people_summary, P.merge_people)
-    people = share(submit(decide, who, overrides))
+    people = share(submit(decide, tree_reduce(engine, nth(made, 2), P.merge_people), overrides))
     split = [
         submit(
             _split_rows, g, people, [at("own", i), *(at(f"share{b}", i) for b in range(buckets))]
@@ -411,18 +292,24 @@ def _decided_rows(
     ]
 
 
-def _mentions(part: str, dst: str) -> tuple[str, list[tuple[PaperRecord, Any]]]:
+def _mentions(part: str, dst: str) -> tuple[str, list[tuple[PaperRecord, Any]], Any]:
     """Task: the mentions of the partition saved at ``part`` (checked), saved to ``dst``;
-    ``dst`` and the papers whose extraction failed, with why."""
+    ``dst``, the papers whose extraction failed, with why, and the summary of the
+    abbreviations the mentions define (:func:`P.definitions`)."""
     saved = state.load_part(part)
     papers = (record for _, _, record, _ in saved.papers)
     failed = [(r, f) for r, f in zip(papers, saved.found, strict=True) if f[1] is not None]
-    return spill.dump(P.mentions_of(saved), dst), failed
+    stage = P.mentions_of(saved)
+    return spill.dump(stage, dst), failed, P.definitions(stage)
 
 
-def _part_graph(part: str, stage: str, dst: str, *args: Any) -> str:
-    """Task: pass 6 (:func:`P.part_graph`) of the saved partition and its saved mentions."""
-    return spill.dump(P.part_graph(state.load_part(part), spill.load(stage), *args), dst)
+def _part_graph(part: str, stage: str, paths: list[str], *args: Any) -> tuple[str, str, Any]:
+    """Task: pass 6 (:func:`P.part_graph`) of the saved partition and its saved mentions,
+    saved to the first of ``paths``, and what SIMILAR_TO needs of its papers to the second;
+    the paths and the partition's summary for author identity."""
+    graph = P.part_graph(state.load_part(part), spill.load(stage), *args)
+    saved = spill.dump(graph, paths[0]), spill.dump(P.similar_papers(graph), paths[1])
+    return *saved, P.people_summary(graph)
 
 
 def _split_rows(graph: str, people: Any, paths: list[str]) -> list[str]:

@@ -2,7 +2,8 @@
 holds one partition at a time and the scheduler's tasks hold paths, not papers.
 
 Each pass reads its partition's previous state from a file and writes its own to another
-(:func:`saved`); each summary reads the state it summarises (:func:`on_saved`). A task run
+(:func:`saved`); a summary is taken as the pass writes the state
+(:func:`saved_summarised`), or reads it back (:func:`on_saved`). A task run
 again (its worker lost) reads the same file and writes the same one.
 """
 
@@ -36,6 +37,15 @@ def load(path: str) -> Any:
 def saved(fn: Callable[..., Any], src: str, dst: str, *args: Any) -> str:
     """Task: ``fn`` of the state in ``src`` (and ``args``) written to ``dst``; ``dst``."""
     return dump(fn(load(src), *args), dst)
+
+
+def saved_summarised(
+    fn: Callable[..., Any], summary: Callable[[Any], Any], src: str, dst: str, *args: Any
+) -> tuple[str, Any]:
+    """Task: :func:`saved`, and the ``summary`` of the state it wrote, taken before it is
+    dropped (no task reads the file back for it): ``(dst, summary)``."""
+    state = fn(load(src), *args)
+    return dump(state, dst), summary(state)
 
 
 def on_saved(fn: Callable[..., Any], src: str, *args: Any) -> Any:

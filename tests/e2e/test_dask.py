@@ -20,9 +20,10 @@ from kg.cli import main  # noqa: E402
 from kg.extractors.records import PaperRecord  # noqa: E402
 from kg.graph.build import build  # noqa: E402
 from kg.scale.dask_pool import DaskPool  # noqa: E402
+from kg.scale.engines import DaskEngine  # noqa: E402
 from kg.scale.identity import Identity, this_identity  # noqa: E402
 from kg.scale.import_files import read_import_folder  # noqa: E402
-from kg.scale.imports import DaskEngine, build_import  # noqa: E402
+from kg.scale.imports import build_import  # noqa: E402
 from kg.scale.refusal import DaskError  # noqa: E402
 from tests.conftest import REPO  # noqa: E402
 from tests.helpers.import_folders import folder  # noqa: E402
