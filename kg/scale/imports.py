@@ -17,6 +17,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,14 @@ from kg.scale import import_state as state
 from kg.scale import partitioned as P
 from kg.scale import spill
 from kg.scale.engines import Engine, InProcess, reduced, tree_reduce
-from kg.scale.import_csv import Headers, columns_of, header_files, merge_columns, write_rows
+from kg.scale.import_csv import (
+    Columns,
+    Headers,
+    columns_of,
+    header_files,
+    merge_columns,
+    write_rows,
+)
 
 #: Papers per partition.
 PARTITION_SIZE = 1024
@@ -182,9 +190,9 @@ def build_import(
         _note_failures(engine, first[old:], report.problems)
         # Fewer buckets than partitions: a small input gets few files.
         count = max(1, min(buckets, len(plan.parts)))
-        rows = _decided_rows(engine, plan, first, overrides, count, work)
+        rows, columns = _decided_rows(engine, plan, first, overrides, count, work)
         report.command, report.changed = _written(
-            engine, rows, plan, saved, old, staging, folder, import_dir
+            engine, rows, columns, plan, saved, old, staging, folder, import_dir
         )
         report.files = len(state.staging_files(folder))
     except BaseException:
@@ -212,12 +220,13 @@ def _decided_rows(
     overrides: Overrides | None,
     buckets: int,
     work: Path,
-) -> list[tuple[Any, str]]:
+) -> tuple[list[tuple[Any, str]], list[Any]]:
     """The passes after the first (``first``: the handles of each partition's
     :func:`_mentions`), each partition's state kept in ``work``: the handles of every
     partition's and bucket's rows, and of each partition's SIMILAR_TO, with the suffix of
-    their files, every corpus-wide decision taken (by tasks: summaries and decisions stay on
-    the workers). A summary of what a pass leaves is taken by the pass itself."""
+    their files, and the handles of their columns (:func:`columns_of`), every corpus-wide
+    decision taken (by tasks: summaries and decisions stay on the workers). A summary of
+    what a pass leaves is taken by the pass itself."""
 
     def at(name: str, i: int) -> str:
         return _state_path(work, name, i)
@@ -276,20 +285,24 @@ def _decided_rows(
         )
         for i, g in enumerate(graphs)
     ]
-    own = [submit(_nth, s, 0) for s in split]
+    own = nth(split, 0)
     merged = [
         submit(_merged_bucket, [submit(_nth, s, b + 1) for s in split], at("bucket", b))
         for b in range(buckets)
     ]
-    names_of = [submit(spill.on_saved, P.concept_names, m) for m in merged]
     ranked = submit(
-        _similar_rows, similar, names_of, text, [at("ranked", i) for i in range(len(own))]
+        _similar_rows,
+        similar,
+        nth(merged, 2),
+        text,
+        [at("ranked", i) for i in range(len(own))],
     )
-    return [
+    rows = [
         *((h, f"p{i:05d}") for i, h in enumerate(own)),
-        *((h, f"b{b:04d}") for b, h in enumerate(merged)),
+        *((submit(_nth, h, 0), f"b{b:04d}") for b, h in enumerate(merged)),
         *((submit(_nth, ranked, i), f"p{i:05d}") for i in range(len(own))),
     ]
+    return rows, [*nth(split, -1), *nth(merged, 1), submit(_nth, ranked, -1)]
 
 
 def _mentions(part: str, dst: str) -> tuple[str, list[tuple[PaperRecord, Any]], Any]:
@@ -312,36 +325,46 @@ def _part_graph(part: str, stage: str, paths: list[str], *args: Any) -> tuple[st
     return *saved, P.people_summary(graph)
 
 
-def _split_rows(graph: str, people: Any, paths: list[str]) -> list[str]:
+def _split_rows(graph: str, people: Any, paths: list[str]) -> list[Any]:
     """Task: pass 7 of a saved partition graph, its own rows saved to the first of
-    ``paths`` and its share of each bucket to the others; the paths."""
+    ``paths`` and its share of each bucket to the others; the paths, then the columns of
+    its own rows."""
     own, shares = P.part_rows(spill.load(graph), people, len(paths) - 1)
-    return [spill.dump(value, path) for value, path in zip([own, *shares], paths, strict=True)]
+    saved = [spill.dump(value, path) for value, path in zip([own, *shares], paths, strict=True)]
+    return [*saved, columns_of(own)]
 
 
 def _nth(values: Sequence[Any], n: int) -> Any:
     return values[n]
 
 
-def _merged_bucket(shares: list[str], dst: str) -> str:
-    """Task: one bucket merged from every partition's saved share, saved to ``dst``."""
-    return spill.dump(P.merged_bucket([spill.load(s) for s in shares]), dst)
+def _merged_bucket(shares: list[str], dst: str) -> tuple[str, Any, dict[str, str]]:
+    """Task: one bucket merged from every partition's saved share, saved to ``dst``; the
+    path, the bucket's columns and the names of its concepts (:func:`P.concept_names`)."""
+    bucket = P.merged_bucket([spill.load(s) for s in shares])
+    return spill.dump(bucket, dst), columns_of(bucket), P.concept_names(bucket)
 
 
 def _similar_rows(
     similar: list[str], names: list[dict[str, str]], text: Any, paths: list[str]
-) -> list[str]:
+) -> list[Any]:
     """Task: SIMILAR_TO over every partition's saved papers (texts dropped: the text part is
-    done), concepts named as the buckets name them; each partition's rows saved to its path."""
+    done), concepts named as the buckets name them; each partition's rows saved to its path
+    (made one partition at a time). The paths, then the columns of every row."""
     named = {key: name for part in names for key, name in part.items()}
     papers = [[(k, title, "", c) for k, title, _, c in spill.load(s)] for s in similar]
-    rows = P.similar_rows(papers, named, text)
-    return [spill.dump(r, path) for r, path in zip(rows, paths, strict=True)]
+    saved, columns = [], []
+    for rows, path in zip(P.similar_rows(papers, named, text), paths, strict=True):
+        saved.append(spill.dump(rows, path))
+        columns.append(columns_of(rows))
+    none: Columns = {}
+    return [*saved, reduce(merge_columns, columns, none)]
 
 
 def _written(
     engine: Engine,
     rows: list[tuple[Any, str]],
+    columns_of_rows: list[Any],
     plan: _Plan,
     saved: state.Saved,
     old: int,
@@ -351,8 +374,9 @@ def _written(
 ) -> tuple[str, list[str]]:
     """Write every partition's and bucket's files, the header files, the constraints, the
     import command and what a later batch reads into ``staging``, then put it where
-    ``directory`` is; the command, and the files that changed."""
-    columns = engine.result(reduced(engine, [r for r, _ in rows], columns_of, merge_columns))
+    ``directory`` is (``columns_of_rows``: the handles of the rows' columns); the command,
+    and the files that changed."""
+    columns = engine.result(tree_reduce(engine, columns_of_rows, merge_columns))
     headers: Headers = {
         group: [(name, type_of(kinds_)) for name, kinds_ in sorted(cols.items())]
         for group, cols in columns.items()
