@@ -247,7 +247,11 @@ def test_stopping_a_build_shuts_its_local_cluster_down(stop, status, said, tmp_p
     listing = tmp_path / "many.jsonl"
     listing.write_text(
         "".join(
-            json.dumps({"title": f"T{i}", "abstract": "We fine-tune BERT on MNLI. " * 40}) + "\n"
+            # Distinct abstracts: each a paper to extract (the same one would be read once).
+            json.dumps(
+                {"title": f"T{i}", "abstract": f"Study {i}. " + "We tune BERT on MNLI. " * 40}
+            )
+            + "\n"
             for i in range(5_000)
         )
     )
