@@ -96,7 +96,7 @@ def watched_run(command):
         time.sleep(0.5)
     seconds = time.perf_counter() - started
     if proc.returncode:
-        sys.exit(f"bench: {' '.join(command[2:5])} ... failed:\n{proc.stderr.read()}")
+        sys.exit(f"bench: {' '.join(command[2:4])} ... failed:\n{proc.stderr.read()}")
     own = peaks.pop(proc.pid, 0.0)
     return seconds, peak, own, max(peaks.values(), default=0.0)
 
@@ -106,9 +106,10 @@ def measure(n, tmp, local=False):
     ``kg build --workers 2`` of the same listing into a graph file."""
     listing, out = Path(tmp) / f"papers-{n}.jsonl", Path(tmp) / f"import-{n}"
     write_varied(n, listing)
-    kg = [sys.executable, "-m", "kg", "build", str(listing)]
+    kg = [sys.executable, "-m", "kg"]
     seconds, peak, driver, other = watched_run(
-        [*kg, "--neo4j-import", str(out), "--dask", f"local:{WORKERS}", "--fresh", "-q"]
+        [*kg, "build", str(listing), "--neo4j-import", str(out), "--dask", f"local:{WORKERS}"]
+        + ["--fresh", "-q"]
     )
     size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
     manifest = json.loads((out / "kg-import.json").read_text())
@@ -123,27 +124,20 @@ def measure(n, tmp, local=False):
         "files_mb": size,
     }
     if local:
-        graph = Path(tmp) / f"graph-{n}.kg"
+        graph, exported = Path(tmp) / f"graph-{n}.kg", Path(tmp) / f"export-{n}"
         seconds, peak, _, _ = watched_run(
-            [*kg, "-o", str(graph), "--workers", str(WORKERS), "--fresh", "-q"]
+            [*kg, "build", str(listing), "-o", str(graph), "--workers", str(WORKERS)]
+            + ["--fresh", "-q"]
         )
-        exported = Path(tmp) / f"export-{n}"
         export_seconds, export_peak, _, _ = watched_run(
-            [
-                sys.executable,
-                "-m",
-                "kg",
-                "export",
-                "-g",
-                str(graph),
-                "--format",
-                "neo4j-csv",
-                str(exported),
-            ]
+            [*kg, "export", "-g", str(graph), "--format", "neo4j-csv", str(exported)]
         )
         shutil.rmtree(exported)
-        for leftover in Path(tmp).glob(f"graph-{n}.kg*"):
-            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+        for leftover in Path(tmp).glob(f"graph-{n}.kg*"):  # the graph and its engine cache
+            if leftover.is_dir():
+                shutil.rmtree(leftover)
+            else:
+                leftover.unlink()
         row.update(
             local_export_seconds=export_seconds,
             local_export_peak_tree_mb=export_peak,

@@ -286,10 +286,7 @@ def _decided_rows(
         for i, g in enumerate(graphs)
     ]
     own = nth(split, 0)
-    merged = [
-        submit(_merged_bucket, [submit(_nth, s, b + 1) for s in split], at("bucket", b))
-        for b in range(buckets)
-    ]
+    merged = [submit(_merged_bucket, nth(split, b + 1), at("bucket", b)) for b in range(buckets)]
     ranked = submit(
         _similar_rows,
         similar,
@@ -299,7 +296,7 @@ def _decided_rows(
     )
     rows = [
         *((h, f"p{i:05d}") for i, h in enumerate(own)),
-        *((submit(_nth, h, 0), f"b{b:04d}") for b, h in enumerate(merged)),
+        *((h, f"b{b:04d}") for b, h in enumerate(nth(merged, 0))),
         *((submit(_nth, ranked, i), f"p{i:05d}") for i in range(len(own))),
     ]
     return rows, [*nth(split, -1), *nth(merged, 1), submit(_nth, ranked, -1)]

@@ -1,10 +1,10 @@
 """Partition state kept in files between the passes of an import build, so that a worker
 holds one partition at a time and the scheduler's tasks hold paths, not papers.
 
-Each pass reads its partition's previous state from a file and writes its own to another
-(:func:`saved`); a summary is taken as the pass writes the state
-(:func:`saved_summarised`), or reads it back (:func:`on_saved`). A task run
-again (its worker lost) reads the same file and writes the same one.
+Each pass reads its partition's previous state from a file and writes its own to another,
+taking the summary of what it wrote as it goes (:func:`saved_summarised`); a summary that
+needs a later decision reads the state back (:func:`on_saved`). A task run again (its
+worker lost) reads the same file and writes the same one.
 """
 
 import pickle
@@ -34,16 +34,12 @@ def load(path: str) -> Any:
         raise KgError(f"{path}: damaged ({exc}); give --fresh to build the folder anew") from None
 
 
-def saved(fn: Callable[..., Any], src: str, dst: str, *args: Any) -> str:
-    """Task: ``fn`` of the state in ``src`` (and ``args``) written to ``dst``; ``dst``."""
-    return dump(fn(load(src), *args), dst)
-
-
 def saved_summarised(
     fn: Callable[..., Any], summary: Callable[[Any], Any], src: str, dst: str, *args: Any
 ) -> tuple[str, Any]:
-    """Task: :func:`saved`, and the ``summary`` of the state it wrote, taken before it is
-    dropped (no task reads the file back for it): ``(dst, summary)``."""
+    """Task: ``fn`` of the state in ``src`` (and ``args``) written to ``dst``, and the
+    ``summary`` of that state, taken before it is dropped (no task reads the file back for
+    it): ``(dst, summary)``."""
     state = fn(load(src), *args)
     return dump(state, dst), summary(state)
 

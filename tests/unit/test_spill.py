@@ -9,7 +9,10 @@ from kg.scale import spill
 def test_a_pass_reads_its_state_from_one_file_and_writes_its_result_to_another(tmp_path):
     src, dst = str(tmp_path / "a.pickle.zst"), str(tmp_path / "b.pickle.zst")
     assert spill.dump([["GRPO"], []], src) == src
-    assert spill.saved(lambda stage, extra: [*stage, [extra]], src, dst, "DPO") == dst
+    written, _ = spill.saved_summarised(
+        lambda stage, extra: [*stage, [extra]], len, src, dst, "DPO"
+    )
+    assert written == dst
     assert spill.load(dst) == [["GRPO"], [], ["DPO"]]
     assert spill.load(src) == [["GRPO"], []]  # a task run again finds its input unchanged
 
